@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Ambient",
+    platforms: [
+        // Swift concurrency (task-locals) back-deploys to these.
+        .macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13),
+    ],
+    products: [
+        .library(name: "Ambient", targets: ["Ambient"]),
+        .executable(name: "ambient-demo", targets: ["AmbientExample"]),
+    ],
+    targets: [
+        // Two atomic words and a mutex in C, so the read path's "never injected" check is
+        // one relaxed load on every platform without an availability floor. Toolchain only.
+        .target(name: "_AmbientShims"),
+        .target(
+            name: "Ambient",
+            dependencies: ["_AmbientShims"]
+        ),
+        .executableTarget(
+            name: "AmbientExample",
+            dependencies: ["Ambient"]
+        ),
+        .testTarget(
+            name: "AmbientTests",
+            dependencies: ["Ambient"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

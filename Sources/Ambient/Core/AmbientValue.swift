@@ -1,0 +1,73 @@
+import _AmbientShims
+
+/// A type whose current value is *ambient*: read from wherever the code happens to be
+/// running, and replaceable for the length of a scope with ``withInjected(_:operation:)``.
+///
+/// Conforming is the whole job. Supply the live value, and every call site gets
+/// ``current``:
+///
+/// ```swift
+/// struct FeatureFlags: AmbientValue {
+///     var newCheckout: Bool
+///     static var defaultValue: FeatureFlags { FeatureFlags(newCheckout: false) }
+/// }
+///
+/// func checkoutTitle() -> String {
+///     FeatureFlags.current.newCheckout ? "Pay now" : "Checkout"
+/// }
+///
+/// // In a test (or anywhere): only this scope, only this task or thread.
+/// withInjected(FeatureFlags(newCheckout: true)) {
+///     assert(checkoutTitle() == "Pay now")
+/// }
+/// ```
+///
+/// The providers Ambient ships are written exactly like this; nothing in the mechanism
+/// knows about them.
+///
+/// ## Where `current` comes from
+/// 1. the innermost ``withInjected(_:operation:)`` (or ``InjectionContext/run(_:)``) scope on this
+///    task — or, in synchronous code outside any task, on this thread;
+/// 2. otherwise an active ``withInjectedProcessWide(_:operation:)`` scope;
+/// 3. otherwise ``defaultValue``.
+///
+/// A process that never injects anything pays one atomic load per read before step 3.
+public protocol AmbientValue: Sendable {
+    /// The live value: what ``current`` returns when nothing is injected.
+    ///
+    /// It is evaluated on every such read, so make it cheap (return a stored singleton or
+    /// a small value, never build something expensive here).
+    static var defaultValue: Self { get }
+}
+
+extension AmbientValue {
+    /// The value in effect here: injected by the innermost enclosing scope, else by an
+    /// active process-wide scope, else ``defaultValue``.
+    ///
+    /// ```swift
+    /// let flags = FeatureFlags.current
+    /// ```
+    ///
+    /// The cost does not depend on how deeply scopes are nested, and a read never
+    /// allocates.
+    @inlinable
+    public static var current: Self {
+        let flags = _ambient_flags_load()
+        if flags == 0 { return defaultValue }
+        return _injected(flags: flags) ?? defaultValue
+    }
+
+    /// The slow half of ``current``: the task/thread binding, then the process-wide scope.
+    @inlinable
+    static func _injected(flags: UInt32) -> Self? {
+        if flags & RuntimeFlags.bound != 0,
+            let value = InjectionContext._binding.get().storage?.value(of: Self.self)
+        {
+            return value
+        }
+        if flags & RuntimeFlags.processWide != 0 {
+            return ProcessWide.value(of: Self.self)
+        }
+        return nil
+    }
+}

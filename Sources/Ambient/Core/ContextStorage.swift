@@ -1,0 +1,170 @@
+/// One entry of an ``InjectionContext``: which type, and where its value lives.
+@usableFromInline
+struct ContextSlot {
+    /// The injected value's type; its metadata pointer is the lookup key.
+    @usableFromInline let type: any AmbientValue.Type
+    /// The value: inside the storage that owns it (this one or an ancestor, which this one
+    /// keeps alive through `parent`).
+    @usableFromInline let value: UnsafeRawPointer
+
+    @inlinable
+    init(type: any AmbientValue.Type, value: UnsafeRawPointer) {
+        self.type = type
+        self.value = value
+    }
+}
+
+/// The header of a ``ContextStorage``.
+@usableFromInline
+struct ContextHeader {
+    /// Number of slots, owned and inherited.
+    @usableFromInline var count: Int
+    /// The first `ownedCount` slots hold values that live in this storage's tail.
+    @usableFromInline var ownedCount: Int
+    /// The context this one was made from; keeps the inherited values alive.
+    @usableFromInline let parent: ContextStorage?
+
+    @inlinable
+    init(count: Int, ownedCount: Int, parent: ContextStorage?) {
+        self.count = count
+        self.ownedCount = ownedCount
+        self.parent = parent
+    }
+}
+
+/// The immutable, flattened map behind an ``InjectionContext``: ONE heap allocation per
+/// scope, holding the slot table and the new values themselves.
+///
+/// Layout of the tail: `count` slots (newest first: the values this scope injects, last
+/// argument first, then every value inherited from `parent` whose type is not re-injected),
+/// followed by the bytes of the owned values. A lookup compares metadata pointers over at
+/// most one slot per distinct injected type, so its cost does not depend on nesting
+/// depth, and it never casts an existential: once the type matched, the pointer is read
+/// as that type.
+@usableFromInline
+final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
+    // Not `Sendable` to the compiler (`ManagedBuffer` opts out), but safe to share: it is
+    // never mutated after `make` returns, and every value it holds is `Sendable` (an
+    // `AmbientValue`). Holders mark their reference `nonisolated(unsafe)` citing this.
+
+    /// A new storage holding `values` on top of `parent`'s (or `parent` itself when
+    /// `values` is empty).
+    @inlinable
+    static func make<each V: AmbientValue>(
+        _ values: repeat each V,
+        over parent: ContextStorage?
+    ) -> ContextStorage? {
+        // Pass 1: how many values, how many bytes, and which inherited slots survive.
+        var owned = 0
+        var bytes = 0
+        for value in repeat each values {
+            owned += 1
+            bytes += _reservation(for: value)
+        }
+        if owned == 0 { return parent }
+        var inherited = 0
+        if let parent {
+            parent.withUnsafeMutablePointers { header, slots in
+                for index in 0..<header.pointee.count
+                where !_isAmong(slots[index].type, repeat (each V).self) {
+                    inherited += 1
+                }
+            }
+        }
+        let count = owned + inherited
+        let slotStride = MemoryLayout<ContextSlot>.stride
+        let capacity = count + (bytes + slotStride - 1) / slotStride
+
+        let buffer = ContextStorage.create(minimumCapacity: capacity) { _ in
+            ContextHeader(count: count, ownedCount: owned, parent: parent)
+        }
+        let storage = unsafeDowncast(buffer, to: ContextStorage.self)
+
+        // Pass 2: place the values (last argument first, so it wins a duplicate), then
+        // copy the surviving inherited slots after them.
+        storage.withUnsafeMutablePointerToElements { slots in
+            var cursor = UnsafeMutableRawPointer(slots + count)
+            var index = owned
+            for value in repeat each values {
+                index -= 1
+                let address = _place(value, at: &cursor)
+                (slots + index).initialize(to: ContextSlot(type: type(of: value), value: address))
+            }
+            guard let parent else { return }
+            var next = owned
+            parent.withUnsafeMutablePointers { header, parentSlots in
+                for index in 0..<header.pointee.count
+                where !_isAmong(parentSlots[index].type, repeat (each V).self) {
+                    (slots + next).initialize(to: parentSlots[index])
+                    next += 1
+                }
+            }
+        }
+        return storage
+    }
+
+    /// The value injected for `V`, if any.
+    @inlinable
+    func value<V: AmbientValue>(of _: V.Type) -> V? {
+        withUnsafeMutablePointers { header, slots in
+            let key = ObjectIdentifier(V.self)
+            for index in 0..<header.pointee.count where ObjectIdentifier(slots[index].type) == key {
+                return slots[index].value.assumingMemoryBound(to: V.self).pointee
+            }
+            return nil
+        }
+    }
+
+    /// Calls `body` with each effective slot, innermost first.
+    @usableFromInline
+    func forEachSlot(_ body: (ContextSlot) -> Void) {
+        withUnsafeMutablePointers { header, slots in
+            var seen: Set<ObjectIdentifier> = []
+            for index in 0..<header.pointee.count
+            where seen.insert(ObjectIdentifier(slots[index].type)).inserted {
+                body(slots[index])
+            }
+        }
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, slots in
+            for index in 0..<header.pointee.ownedCount {
+                _destroy(slots[index].type, at: slots[index].value)
+            }
+            slots.deinitialize(count: header.pointee.count)
+        }
+    }
+}
+
+/// Bytes to reserve for `value`: its size plus the worst-case padding to align it.
+@inlinable
+func _reservation<V>(for value: V) -> Int {
+    MemoryLayout<V>.size + MemoryLayout<V>.alignment - 1
+}
+
+/// Copies `value` to the next suitably aligned address at or after `cursor`, advances the
+/// cursor past it and returns where it went.
+@inlinable
+func _place<V>(_ value: V, at cursor: inout UnsafeMutableRawPointer) -> UnsafeRawPointer {
+    let address = cursor.alignedUp(for: V.self)
+    address.initializeMemory(as: V.self, repeating: value, count: 1)
+    cursor = address + MemoryLayout<V>.size
+    return UnsafeRawPointer(address)
+}
+
+/// Whether `type` is one of `types`.
+@inlinable
+func _isAmong<each V>(_ type: any AmbientValue.Type, _ types: repeat (each V).Type) -> Bool {
+    let key = ObjectIdentifier(type)
+    for candidate in repeat each types {
+        if ObjectIdentifier(candidate) == key { return true }
+    }
+    return false
+}
+
+/// Destroys the `V` at `address` (the storage's deinit, with `V` opened from a slot).
+@usableFromInline
+func _destroy<V: AmbientValue>(_: V.Type, at address: UnsafeRawPointer) {
+    UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
+}

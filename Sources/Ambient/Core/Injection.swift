@@ -1,0 +1,63 @@
+/// Runs `body` with `values` current: for its duration, `V.current` returns the injected
+/// value in this task and its child tasks (or, outside any task, on this thread).
+///
+/// ```swift
+/// func makeWidget() -> String {
+///     (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget"
+/// }
+///
+/// withInjected(Defaults.inMemory(["defaultColour": "Red"])) {
+///     assert(makeWidget() == "RedWidget")
+/// }
+/// ```
+///
+/// - Many values at once: `withInjected(clock, defaults, logger) { … }` binds them all in
+///   one step; where two share a type, the later argument wins.
+/// - Scopes nest: the innermost wins for the types it injects; values injected further
+///   out stay current for every other type.
+/// - When `body` returns or throws, the previous values are current again — by
+///   construction (the binding is popped by the task-local machinery), never by
+///   bookkeeping that a failure could skip.
+/// - Other tasks and threads are unaffected, so parallel tests never see each other's
+///   values. Work hopping to `Task.detached`, `DispatchQueue` or `Thread` does not inherit
+///   the values; carry them with ``InjectionContext/current`` and
+///   ``InjectionContext/bind(_:)-(()->R)``, or see ``withInjectedProcessWide(_:operation:)``.
+///
+/// - Parameters:
+///   - values: The values to make current.
+///   - body: The work to run with them. A non-throwing body needs no `try`.
+/// - Returns: Whatever `body` returns.
+@inlinable
+public func withInjected<each V: AmbientValue, R, Failure: Error>(
+    _ values: repeat each V,
+    operation body: () throws(Failure) -> R
+) throws(Failure) -> R {
+    try InjectionContext.current.injecting(repeat each values).run(body)
+}
+
+/// Runs the asynchronous `body` with `values` current, in this task and every child task
+/// it creates (`async let`, task groups, `Task { }`).
+///
+/// ```swift
+/// let result = await withInjected(Clock.fixed(noon)) {
+///     await scheduler.nextReminder()      // child tasks see the fixed clock too
+/// }
+/// ```
+///
+/// The scope runs on the caller's isolation (no hop off the main actor, and a
+/// non-`Sendable` result passes straight through). Cancellation ends it like a throw: the
+/// previous values are current again. See the synchronous overload for the rules.
+///
+/// - Parameters:
+///   - values: The values to make current.
+///   - isolation: The caller's isolation; leave the default.
+///   - body: The work to run with them.
+/// - Returns: Whatever `body` returns.
+@inlinable
+public func withInjected<each V: AmbientValue, R, Failure: Error>(
+    _ values: repeat each V,
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
+) async throws(Failure) -> R {
+    try await InjectionContext.current.injecting(repeat each values).run(isolation: isolation, body)
+}

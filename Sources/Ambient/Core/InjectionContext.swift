@@ -1,0 +1,88 @@
+import _AmbientShims
+
+/// An immutable snapshot of injected values: what ``withInjected(_:operation:)`` scopes have made
+/// current at some point, captured so it can be carried elsewhere and re-entered.
+///
+/// Every ``withInjected(_:operation:)`` scope is a new context (the enclosing one plus the values
+/// it injects) bound to the running task, or, in synchronous code outside any task, to the
+/// running thread. Child tasks (`async let`, task groups, `Task { }`) inherit it; code that
+/// runs elsewhere — `Task.detached`, `DispatchQueue.async`, a `Thread` — does not, until
+/// you carry it there:
+///
+/// ```swift
+/// let context = InjectionContext.current          // capture here…
+/// DispatchQueue.global().async {
+///     context.run { legacyWork() }                // …re-enter there
+/// }
+/// DispatchQueue.global().async(execute: context.bind { legacyWork() })  // same, shorter
+/// ```
+///
+/// A context is a value: cheap to copy (one reference), `Sendable`, and it keeps the
+/// values it holds alive for as long as it exists.
+public struct InjectionContext: Sendable {
+    /// The flattened values; `nil` for the empty context. `nonisolated(unsafe)`: the
+    /// storage is immutable and holds only `Sendable` values (see `ContextStorage`).
+    @usableFromInline
+    nonisolated(unsafe) let storage: ContextStorage?
+
+    /// The one task-local behind every scope. Outside a task, Swift binds it per thread.
+    @usableFromInline
+    static let _binding = TaskLocal<InjectionContext>(wrappedValue: InjectionContext())
+
+    /// The empty context: nothing injected, every value at its default.
+    public init() {
+        storage = nil
+    }
+
+    @inlinable
+    init(storage: ContextStorage?) {
+        self.storage = storage
+    }
+
+    /// Everything injected here: the context of the innermost enclosing scope on this
+    /// task (or, outside any task, this thread). Empty outside every scope.
+    ///
+    /// Process-wide values (``withInjectedProcessWide(_:operation:)``) are not part of it: they are
+    /// looked up where the context is used, not where it was captured.
+    @inlinable
+    public static var current: InjectionContext {
+        guard _ambient_flags_load() & RuntimeFlags.bound != 0 else { return InjectionContext() }
+        return _binding.get()
+    }
+
+    /// This context with `values` injected on top: the same as what
+    /// `withInjected(values…) { InjectionContext.current }` would return when run inside
+    /// this context. Where two values share a type, the later argument wins.
+    ///
+    /// ```swift
+    /// let testContext = InjectionContext().injecting(FeatureFlags(newCheckout: true))
+    /// testContext.run { runCheckout() }
+    /// ```
+    @inlinable
+    public func injecting<each V: AmbientValue>(_ values: repeat each V) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(repeat each values, over: storage))
+    }
+
+    /// The value this context injects for `type`, or `nil` if it injects none. Does not
+    /// fall back to the process-wide scope or the default (that is ``AmbientValue/current``).
+    ///
+    /// ```swift
+    /// #expect(InjectionContext.current[FeatureFlags.self]?.newCheckout == true)
+    /// ```
+    @inlinable
+    public subscript<V: AmbientValue>(_ type: V.Type) -> V? {
+        storage?.value(of: type)
+    }
+
+    /// Whether nothing is injected in this context.
+    public var isEmpty: Bool {
+        storage == nil
+    }
+
+    /// The types this context injects a value for, innermost scope first.
+    public var injectedTypes: [any AmbientValue.Type] {
+        var types: [any AmbientValue.Type] = []
+        storage?.forEachSlot { types.append($0.type) }
+        return types
+    }
+}

@@ -1,0 +1,18 @@
+import _AmbientShims
+
+/// The process-global bits that let ``AmbientValue/current`` skip every lookup in a
+/// process that has never injected anything. Stored in C (`_ambient_flags`) so the check
+/// is a single load with no lazy-global guard and no platform availability floor.
+@usableFromInline
+enum RuntimeFlags {
+    /// Set the first time anything is bound to a task or thread; never cleared (a binding
+    /// may still be live in some task, and a stale "yes" only costs one task-local read).
+    @usableFromInline static let bound: UInt32 = 1
+    /// Set while a process-wide scope is active.
+    @usableFromInline static let processWide: UInt32 = 2
+
+    @inlinable
+    static func markBound() {
+        _ambient_flags_set(bound)
+    }
+}

@@ -1,0 +1,48 @@
+// Implementation detail of Ambient. Not API: names, layout and behaviour may change at any time.
+#ifndef AMBIENT_SHIMS_H
+#define AMBIENT_SHIMS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Bit 0: a task/thread binding has been made at least once in this process (never cleared).
+/// Bit 1: a process-wide scope is active right now.
+#define AMBIENT_FLAG_BOUND 1u
+#define AMBIENT_FLAG_PROCESS_WIDE 2u
+
+extern uint32_t _ambient_flags;
+
+/// One acquire load: the whole cost of `current` in a process that never injected anything.
+static inline __attribute__((always_inline)) uint32_t _ambient_flags_load(void) {
+    return __atomic_load_n(&_ambient_flags, __ATOMIC_ACQUIRE);
+}
+
+/// Sets `bits` (read first, so the common "already set" case never writes a shared cache line).
+static inline __attribute__((always_inline)) void _ambient_flags_set(uint32_t bits) {
+    if ((__atomic_load_n(&_ambient_flags, __ATOMIC_RELAXED) & bits) != bits) {
+        __atomic_fetch_or(&_ambient_flags, bits, __ATOMIC_RELEASE);
+    }
+}
+
+/// Clears `bits`.
+static inline __attribute__((always_inline)) void _ambient_flags_clear(uint32_t bits) {
+    __atomic_fetch_and(&_ambient_flags, ~bits, __ATOMIC_RELEASE);
+}
+
+/// The process-wide scope's mutex (a plain, non-recursive one). Never held across a suspension.
+void _ambient_process_lock(void);
+void _ambient_process_unlock(void);
+/// Waits on the process-wide scope's condition (the mutex must be held; it is released
+/// while waiting and held again on return). Spurious wake-ups happen: wait in a loop.
+void _ambient_process_wait(void);
+/// Wakes every thread in `_ambient_process_wait`.
+void _ambient_process_broadcast(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
