@@ -16,8 +16,10 @@ import _AmbientShims
 /// - **Exclusive.** Only one process-wide scope is active at a time. A second one, started
 ///   from another thread or task, *waits* until the first ends, so parallel tests that use
 ///   it run one after the other instead of clobbering each other's values. This overload
-///   waits by blocking the calling thread; from async code use the `async` overload, which
-///   suspends instead. Waiting is not cancellable.
+///   waits by blocking the calling thread, so it is unavailable from async code: there use
+///   the `async` overload, which suspends instead (with a body that does not `await`,
+///   write `await withInjectedProcessWide(value) { () async in … }`). Waiting is not
+///   cancellable.
 /// - **Nests.** Inside a process-wide scope (in its body, or in child tasks of it), another
 ///   one starts at once and layers its values over the outer ones; sibling tasks that
 ///   both nest take turns.
@@ -29,7 +31,10 @@ import _AmbientShims
 /// one (another thread that is not a child task): it would wait for you, and you for it.
 ///
 /// - Returns: Whatever `body` returns.
-@available(*, noasync, message: "blocks the thread while another process-wide scope is active; use the async overload")
+@available(
+    *, noasync,
+    message: "it blocks the thread while another process-wide scope is active; in async code use the async overload: await withInjectedProcessWide(…) { () async in … }"
+)
 public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
     _ values: repeat each V,
     operation body: () throws(Failure) -> R

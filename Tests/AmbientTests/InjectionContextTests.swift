@@ -1,0 +1,71 @@
+import Ambient
+import Testing
+
+@Suite("InjectionContext: capture, build, inspect")
+struct InjectionContextTests {
+    @Test func currentCapturesEverythingInjectedHere() {
+        withInjected(Tag("a"), Number(value: 1)) {
+            withInjected(Mode.offline) {
+                let context = InjectionContext.current
+                #expect(context[Tag.self] == Tag("a"))
+                #expect(context[Number.self] == Number(value: 1))
+                #expect(context[Mode.self] == .offline)
+                #expect(context[Service.self] == nil)
+            }
+        }
+    }
+
+    @Test func aCapturedContextIsASnapshot() {
+        let outer = withInjected(Tag("before")) { () -> InjectionContext in
+            let captured = InjectionContext.current
+            withInjected(Tag("later")) {}
+            return captured
+        }
+        #expect(outer[Tag.self] == Tag("before"))
+    }
+
+    @Test func injectingBuildsAContextWithoutEnteringIt() {
+        let base = InjectionContext().injecting(Tag("base"), Number(value: 1))
+        let derived = base.injecting(Number(value: 2))
+        #expect(base[Number.self] == Number(value: 1))
+        #expect(derived[Number.self] == Number(value: 2))
+        #expect(derived[Tag.self] == Tag("base"))
+        #expect(Tag.current == Tag("default"))  // building does not bind
+        derived.run { #expect(Snapshot.take() == Snapshot(tag: "base", number: 2)) }
+    }
+
+    @Test func injectedTypesListsEachTypeOnceInnermostFirst() {
+        let context = InjectionContext()
+            .injecting(Tag("a"), Number(value: 1))
+            .injecting(Mode.offline, Tag("b"))
+        let names = context.injectedTypes.map { "\($0)" }
+        #expect(names == ["Tag", "Mode", "Number"])
+        #expect(!context.isEmpty)
+        #expect(InjectionContext().isEmpty)
+        #expect(InjectionContext().injecting().isEmpty)
+    }
+
+    @Test func descriptionListsTypesAndValues() {
+        let context = InjectionContext().injecting(Number(value: 3)).injecting(Tag("shown"))
+        #expect(context.description == "InjectionContext(Tag: Tag(shown), Number: Number(value: 3))")
+        #expect("\(InjectionContext())" == "InjectionContext(empty)")
+    }
+
+    @Test func debugDescriptionQualifiesTypesOneLinePerValue() {
+        let context = InjectionContext().injecting(Tag("a"), Mode.offline)
+        #expect(
+            context.debugDescription == """
+                InjectionContext {
+                  AmbientTests.Mode = AmbientTests.Mode.offline
+                  AmbientTests.Tag = Tag(a)
+                }
+                """
+        )
+        #expect(String(reflecting: InjectionContext()) == "InjectionContext(empty)")
+    }
+
+    @Test func printingCurrentInsideAScopeShowsWhatIsInjected() {
+        let printed = withInjected(Tag("debug me")) { "\(InjectionContext.current)" }
+        #expect(printed.contains("Tag: Tag(debug me)"))
+    }
+}

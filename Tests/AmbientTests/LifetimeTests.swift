@@ -1,0 +1,76 @@
+import Ambient
+import Testing
+
+@Suite("Lifetimes: injected values are released with their scope")
+struct LifetimeTests {
+    @Test func aValueIsReleasedWhenItsScopeEnds() {
+        weak var weakService: Service?
+        do {
+            let service = Service(name: "scoped")
+            weakService = service
+            withInjected(service) { #expect(Service.current === service) }
+        }
+        #expect(weakService == nil)
+    }
+
+    @Test func aCapturedContextKeepsItsValuesAliveUntilItIsGone() {
+        weak var weakService: Service?
+        var captured: InjectionContext? = nil
+        do {
+            let service = Service(name: "captured")
+            weakService = service
+            captured = withInjected(service) { InjectionContext.current }
+        }
+        #expect(weakService != nil)
+        #expect(captured?[Service.self]?.name == "captured")
+        captured = nil
+        #expect(weakService == nil)
+    }
+
+    @Test func nestedAndDuplicateValuesAreAllReleased() {
+        weak var outer: Service?
+        weak var inner: Service?
+        weak var shadowed: Service?
+        do {
+            let outerService = Service(name: "outer")
+            let innerService = Service(name: "inner")
+            let shadowedService = Service(name: "shadowed")
+            (outer, inner, shadowed) = (outerService, innerService, shadowedService)
+            withInjected(outerService, Tag("t")) {
+                withInjected(shadowedService, Number(value: 1), innerService) {
+                    #expect(Service.current === innerService)
+                }
+                #expect(Service.current === outerService)
+            }
+        }
+        #expect(outer == nil)
+        #expect(inner == nil)
+        #expect(shadowed == nil)
+    }
+
+    @Test func aBoundClosureReleasesItsContextWithIt() {
+        weak var weakService: Service?
+        var bound: (@Sendable () -> String)? = nil
+        do {
+            let service = Service(name: "bound")
+            weakService = service
+            bound = withInjected(service) { InjectionContext.current.bind { Service.current.name } }
+        }
+        #expect(bound?() == "bound")
+        bound = nil
+        #expect(weakService == nil)
+    }
+
+    @Test func aTaskLocalBindingIsReleasedAfterAsyncScopes() async {
+        weak var weakService: Service?
+        do {
+            let service = Service(name: "async")
+            weakService = service
+            await withInjected(service) {
+                async let child = Service.current.name
+                _ = await child
+            }
+        }
+        #expect(weakService == nil)
+    }
+}

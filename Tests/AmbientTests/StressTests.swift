@@ -1,0 +1,70 @@
+import Ambient
+import Foundation
+import Testing
+
+@Suite("Isolation under load")
+struct StressTests {
+    @Test func aThousandConcurrentTasksSeeOnlyTheirOwnValues() async {
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<1_000 {
+                group.addTask {
+                    await withInjected(Number(value: task), Tag("task \(task)")) {
+                        var bad = 0
+                        for round in 0..<20 {
+                            if Number.current.value != task || Tag.current.name != "task \(task)" { bad += 1 }
+                            // A nested scope of its own, then back: still its own values.
+                            bad += withInjected(Number(value: -round)) { Number.current.value == -round ? 0 : 1 }
+                            await Task.yield()
+                        }
+                        async let child = Number.current.value
+                        if await child != task { bad += 1 }
+                        return bad
+                    }
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func manyThreadsUsingThePerThreadBindingSeeOnlyTheirOwnValues() {
+        let threadCount = 16
+        let iterations = 2_000
+        let mismatches = Locked(0)
+        let done = DispatchGroup()
+        for thread in 0..<threadCount {
+            done.enter()
+            Thread {
+                var bad = 0
+                for iteration in 0..<iterations {
+                    let expected = thread * 1_000_000 + iteration
+                    withInjected(Number(value: expected)) {
+                        withInjected(Tag("t\(thread)")) {
+                            if Number.current.value != expected || Tag.current.name != "t\(thread)" { bad += 1 }
+                        }
+                        if Number.current.value != expected || Tag.current != Tag.defaultValue { bad += 1 }
+                    }
+                    if Number.current.value != 0 { bad += 1 }
+                }
+                mismatches.update { $0 += bad }
+                done.leave()
+            }.start()
+        }
+        done.wait()
+        #expect(mismatches.get() == 0)
+    }
+
+    @Test func oneContextRunConcurrentlyOnManyThreads() {
+        let context = InjectionContext().injecting(Tag("shared"), Wide(7))
+        let mismatches = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 2_000) { index in
+            let ok = context.run {
+                withInjected(Number(value: index)) {
+                    Tag.current.name == "shared" && Wide.current == Wide(7) && Number.current.value == index
+                }
+            }
+            if !ok { mismatches.update { $0 += 1 } }
+        }
+        #expect(mismatches.get() == 0)
+    }
+}

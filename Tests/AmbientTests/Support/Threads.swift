@@ -1,0 +1,37 @@
+import Dispatch
+import Foundation
+
+/// Runs `body` on a new `Thread` and waits for its result.
+func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
+    let result = Locked<T?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        result.set(body())
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    return result.get()!
+}
+
+/// Runs `body` on `queue` asynchronously and waits for its result.
+func onQueue<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable () -> T) -> T {
+    let result = Locked<T?>(nil)
+    let group = DispatchGroup()
+    queue.async(group: group) { result.set(body()) }
+    group.wait()
+    return result.get()!
+}
+
+/// A value behind a lock, for collecting results from other threads.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func get() -> Value { lock.withLock { value } }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func update<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
+}
