@@ -1,6 +1,7 @@
 #include "_AmbientShims.h"
 
 uint32_t _ambient_flags = 0;
+const void *_ambient_binding_key = 0;
 
 #if defined(_WIN32)
 #include <windows.h>

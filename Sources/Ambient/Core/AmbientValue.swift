@@ -61,7 +61,7 @@ extension AmbientValue {
     @inlinable
     static func _injected(flags: UInt32) -> Self? {
         if flags & RuntimeFlags.bound != 0,
-            let value = InjectionContext._binding.get().storage?.value(of: Self.self)
+            let value = InjectionContext._withBoundStorage({ $0.value(of: Self.self) })
         {
             return value
         }

@@ -54,19 +54,54 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
         _ values: repeat each V,
         over parent: ContextStorage?
     ) -> ContextStorage? {
-        // Pass 1: how many values, how many bytes, and which inherited slots survive.
         var owned = 0
         var bytes = 0
-        for value in repeat each values {
-            owned += 1
-            bytes += _reservation(for: value)
-        }
+        repeat _tally((each V).self, &owned, &bytes)
         if owned == 0 { return parent }
+        return make(
+            owned: owned,
+            bytes: bytes,
+            over: parent,
+            reinjects: { _isAmong($0, repeat (each V).self) },
+            place: { slots, cursor in
+                var index = owned
+                repeat _store(each values, in: slots, at: &index, bytes: &cursor)
+            }
+        )
+    }
+
+    /// A new storage holding `value` on top of `parent`'s. The one-value case, fully
+    /// specialised (the compiler does not yet specialise calls inside pack expansions).
+    @inlinable
+    static func make<V: AmbientValue>(one value: V, over parent: ContextStorage?) -> ContextStorage {
+        make(
+            owned: 1,
+            bytes: MemoryLayout<V>.size + MemoryLayout<V>.alignment - 1,
+            over: parent,
+            reinjects: { ObjectIdentifier($0) == ObjectIdentifier(V.self) },
+            place: { slots, cursor in
+                var index = 1
+                _store(value, in: slots, at: &index, bytes: &cursor)
+            }
+        )
+    }
+
+    /// Allocates a storage for `owned` new values needing at most `bytes` bytes, lets
+    /// `place` fill slots `0..<owned` (last argument first, so it wins a duplicate) and
+    /// the bytes after all slots, then copies the slots of `parent` whose types are not
+    /// re-injected after them.
+    @inlinable
+    static func make(
+        owned: Int,
+        bytes: Int,
+        over parent: ContextStorage?,
+        reinjects: (any AmbientValue.Type) -> Bool,
+        place: (UnsafeMutablePointer<ContextSlot>, inout UnsafeMutableRawPointer) -> Void
+    ) -> ContextStorage {
         var inherited = 0
         if let parent {
             parent.withUnsafeMutablePointers { header, slots in
-                for index in 0..<header.pointee.count
-                where !_isAmong(slots[index].type, repeat (each V).self) {
+                for index in 0..<header.pointee.count where !reinjects(slots[index].type) {
                     inherited += 1
                 }
             }
@@ -80,21 +115,13 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
         }
         let storage = unsafeDowncast(buffer, to: ContextStorage.self)
 
-        // Pass 2: place the values (last argument first, so it wins a duplicate), then
-        // copy the surviving inherited slots after them.
         storage.withUnsafeMutablePointerToElements { slots in
             var cursor = UnsafeMutableRawPointer(slots + count)
-            var index = owned
-            for value in repeat each values {
-                index -= 1
-                let address = _place(value, at: &cursor)
-                (slots + index).initialize(to: ContextSlot(type: type(of: value), value: address))
-            }
+            place(slots, &cursor)
             guard let parent else { return }
             var next = owned
             parent.withUnsafeMutablePointers { header, parentSlots in
-                for index in 0..<header.pointee.count
-                where !_isAmong(parentSlots[index].type, repeat (each V).self) {
+                for index in 0..<header.pointee.count where !reinjects(parentSlots[index].type) {
                     (slots + next).initialize(to: parentSlots[index])
                     next += 1
                 }
@@ -132,25 +159,34 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
             for index in 0..<header.pointee.ownedCount {
                 _destroy(slots[index].type, at: slots[index].value)
             }
-            slots.deinitialize(count: header.pointee.count)
+            // The slots themselves are trivial (a metatype and a pointer): nothing to destroy.
         }
     }
 }
 
-/// Bytes to reserve for `value`: its size plus the worst-case padding to align it.
+/// Counts one value of type `V` and the bytes to reserve for it: its size plus the
+/// worst-case padding to align it.
 @inlinable
-func _reservation<V>(for value: V) -> Int {
-    MemoryLayout<V>.size + MemoryLayout<V>.alignment - 1
+func _tally<V>(_: V.Type, _ owned: inout Int, _ bytes: inout Int) {
+    owned += 1
+    bytes += MemoryLayout<V>.size + MemoryLayout<V>.alignment - 1
 }
 
-/// Copies `value` to the next suitably aligned address at or after `cursor`, advances the
-/// cursor past it and returns where it went.
+/// Copies `value` to the next suitably aligned address at or after `cursor` and fills the
+/// slot before `index` with it. The slot's key is the static type `V`, the type lookups
+/// ask for (so a subclass instance injected as its base class is found as the base).
 @inlinable
-func _place<V>(_ value: V, at cursor: inout UnsafeMutableRawPointer) -> UnsafeRawPointer {
+func _store<V: AmbientValue>(
+    _ value: V,
+    in slots: UnsafeMutablePointer<ContextSlot>,
+    at index: inout Int,
+    bytes cursor: inout UnsafeMutableRawPointer
+) {
+    index -= 1
     let address = cursor.alignedUp(for: V.self)
-    address.initializeMemory(as: V.self, repeating: value, count: 1)
+    address.initializeMemory(as: V.self, to: value)
     cursor = address + MemoryLayout<V>.size
-    return UnsafeRawPointer(address)
+    (slots + index).initialize(to: ContextSlot(type: V.self, value: UnsafeRawPointer(address)))
 }
 
 /// Whether `type` is one of `types`.

@@ -47,7 +47,7 @@ public struct InjectionContext: Sendable {
     @inlinable
     public static var current: InjectionContext {
         guard _ambient_flags_load() & RuntimeFlags.bound != 0 else { return InjectionContext() }
-        return _binding.get()
+        return InjectionContext(storage: _withBoundStorage { $0 })
     }
 
     /// This context with `values` injected on top: the same as what
@@ -61,6 +61,13 @@ public struct InjectionContext: Sendable {
     @inlinable
     public func injecting<each V: AmbientValue>(_ values: repeat each V) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(repeat each values, over: storage))
+    }
+
+    /// This context with `value` injected on top (the one-value form of
+    /// ``injecting(_:)-(repeat each V)``, chosen automatically).
+    @inlinable
+    public func injecting<V: AmbientValue>(_ value: V) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(one: value, over: storage))
     }
 
     /// The value this context injects for `type`, or `nil` if it injects none. Does not

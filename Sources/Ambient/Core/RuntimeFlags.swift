@@ -11,8 +11,12 @@ enum RuntimeFlags {
     /// Set while a process-wide scope is active.
     @usableFromInline static let processWide: UInt32 = 2
 
+    /// Called before every binding: publishes the binding's key, then the flag, once.
     @inlinable
     static func markBound() {
-        _ambient_flags_set(bound)
+        if _ambient_flags_load() & bound == 0 {
+            _ambient_binding_key_store(InjectionContext._bindingKey)
+            _ambient_flags_set(bound)
+        }
     }
 }

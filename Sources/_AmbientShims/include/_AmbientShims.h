@@ -32,6 +32,19 @@ static inline __attribute__((always_inline)) void _ambient_flags_clear(uint32_t 
     __atomic_fetch_and(&_ambient_flags, ~bits, __ATOMIC_RELEASE);
 }
 
+/// The address of the one `TaskLocal` behind every binding: its key in the runtime's
+/// task-local storage. Published (release) before `AMBIENT_FLAG_BOUND` is first set, so
+/// a reader that saw the flag (acquire) sees it.
+extern const void *_Nullable _ambient_binding_key;
+
+static inline __attribute__((always_inline)) const void *_Nullable _ambient_binding_key_load(void) {
+    return __atomic_load_n(&_ambient_binding_key, __ATOMIC_RELAXED);
+}
+
+static inline __attribute__((always_inline)) void _ambient_binding_key_store(const void *_Nonnull key) {
+    __atomic_store_n(&_ambient_binding_key, key, __ATOMIC_RELEASE);
+}
+
 /// The process-wide scope's mutex (a plain, non-recursive one). Never held across a suspension.
 void _ambient_process_lock(void);
 void _ambient_process_unlock(void);

@@ -1,0 +1,270 @@
+// The scope-overhead suite. Every case runs as its own process (package-benchmark's rule),
+// so "never injected" really is a process that never injected anything.
+//
+// Naming: "<group>: <case> [task|thread]". Each sample runs the case 1,000,000 times
+// (`.mega`), except the cases listed in `run`'s KILO set (1,000 times). `run` turns the
+// samples into ns/op and the ratio table.
+import Ambient
+import Benchmark
+import Dependencies
+import Foundation
+import ServiceContextModule
+import Synchronization
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 3,
+        scalingFactor: .mega,
+        maxDuration: .milliseconds(600),
+        maxIterations: 300
+    )
+    let kilo = Benchmark.Configuration(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 3,
+        scalingFactor: .kilo,
+        maxDuration: .milliseconds(600),
+        maxIterations: 300
+    )
+
+    // MARK: - Floor
+
+    both("floor: global let read") { n in
+        for _ in 0..<n { blackHole(globalReading) }
+    }
+    both("floor: Atomic<Int> load") { n in
+        for _ in 0..<n { blackHole(atomicFloor.load(ordering: .relaxed)) }
+    }
+
+    // MARK: - Raw @TaskLocal
+
+    both("raw: TaskLocal read, unbound") { n in
+        markOtherBindingMade()
+        for _ in 0..<n { blackHole(Raw.reading) }
+    }
+    both("raw: TaskLocal read, bound") { n in
+        Raw.$reading.withValue(injectedReading) {
+            for _ in 0..<n { blackHole(Raw.reading) }
+        }
+    }
+    both("raw: TaskLocal withValue") { n in
+        for _ in 0..<n { Raw.$reading.withValue(injectedReading) { blackHole(Raw.reading) } }
+    }
+    Benchmark("raw: TaskLocal withValue async [task]") { benchmark in
+        for _ in benchmark.scaledIterations {
+            await Raw.$reading.withValue(injectedReading) { await asyncSink(Raw.reading) }
+        }
+    }
+
+    // MARK: - Ambient reads
+
+    both("read: never injected (fast path)") { n in
+        for _ in 0..<n { blackHole(Reading.current) }
+    }
+    both("read: injected elsewhere, unbound here") { n in
+        markOtherBindingMade()
+        for _ in 0..<n { blackHole(Reading.current) }
+    }
+    both("read: scope of 1") { n in
+        withInjected(injectedReading) {
+            for _ in 0..<n { blackHole(Reading.current) }
+        }
+    }
+    both("read: scope of 3, each") { n in
+        withInjected(injectedReading, Filler(value: 1), Extra(value: 2)) {
+            for _ in 0..<(n / 3) {
+                blackHole(Reading.current)
+                blackHole(Filler.current)
+                blackHole(Extra.current)
+            }
+        }
+    }
+    for depth in [1, 10, 100] {
+        both("read: \(depth) nested scopes") { n in
+            nested(depth) {
+                for _ in 0..<n { blackHole(Reading.current) }
+            }
+        }
+    }
+    both("read: process-wide scope") { n in
+        withInjectedProcessWide(injectedReading) {
+            for _ in 0..<n { blackHole(Reading.current) }
+        }
+    }
+    both("read: captured context's run") { n in
+        let context = InjectionContext().injecting(injectedReading)
+        context.run {
+            for _ in 0..<n { blackHole(Reading.current) }
+        }
+    }
+
+    // MARK: - Ambient scopes
+
+    both("scope: withInjected, 1 value") { n in
+        for _ in 0..<n { withInjected(injectedReading) { blackHole(Reading.current) } }
+    }
+    both("scope: withInjected, 3 values") { n in
+        for _ in 0..<n {
+            withInjected(injectedReading, Filler(value: 1), Extra(value: 2)) { blackHole(Reading.current) }
+        }
+    }
+    Benchmark("scope: withInjected async, 1 value [task]") { benchmark in
+        for _ in benchmark.scaledIterations {
+            await withInjected(injectedReading) { await asyncSink(Reading.current) }
+        }
+    }
+    Benchmark("scope: withInjected async, 3 values [task]") { benchmark in
+        for _ in benchmark.scaledIterations {
+            await withInjected(injectedReading, Filler(value: 1), Extra(value: 2)) {
+                await asyncSink(Reading.current)
+            }
+        }
+    }
+    both("scope: withInjected throwing, 1 value") { n in
+        for _ in 0..<n {
+            try? withInjected(injectedReading) { () throws(BenchError) in try maybeThrow(Reading.current) }
+        }
+    }
+    Benchmark("scope: withInjectedProcessWide [thread]", configuration: kilo) { benchmark in
+        let n = benchmark.scaledIterations.count
+        PlainThread.shared.run {
+            for _ in 0..<n { withInjectedProcessWide(injectedReading) { blackHole(Reading.current) } }
+        }
+    }
+    Benchmark("scope: withInjectedProcessWide async [task]", configuration: kilo) { benchmark in
+        for _ in benchmark.scaledIterations {
+            await withInjectedProcessWide(injectedReading) { await asyncSink(Reading.current) }
+        }
+    }
+    both("context: InjectionContext.current capture") { n in
+        withInjected(injectedReading) {
+            for _ in 0..<n { blackHole(InjectionContext.current) }
+        }
+    }
+    both("context: run") { n in
+        let context = InjectionContext().injecting(injectedReading)
+        for _ in 0..<n { context.run { blackHole(Reading.current) } }
+    }
+    both("context: bind + call") { n in
+        withInjected(injectedReading) {
+            for _ in 0..<n {
+                let bound = InjectionContext.current.bind { Reading.current }
+                blackHole(bound())
+            }
+        }
+    }
+
+    // MARK: - Peers
+
+    Benchmark("peer: swift-dependencies withDependencies [task]", configuration: kilo) { benchmark in
+        for _ in benchmark.scaledIterations {
+            withDependencies { $0.date = .constant(fixedDate) } operation: {
+                @Dependency(\.date) var date
+                blackHole(date.now)
+            }
+        }
+    }
+    Benchmark("peer: swift-dependencies read, outside a scope [task]", configuration: kilo) { benchmark in
+        for _ in benchmark.scaledIterations {
+            @Dependency(\.date) var date
+            blackHole(date)
+        }
+    }
+    Benchmark("peer: swift-dependencies read, inside a scope [task]", configuration: kilo) { benchmark in
+        withDependencies { $0.date = .constant(fixedDate) } operation: {
+            for _ in benchmark.scaledIterations {
+                @Dependency(\.date) var date
+                blackHole(date)
+            }
+        }
+    }
+    both("peer: locked global swap (the swizzle)") { n in
+        for _ in 0..<n { Swizzled.with(injectedReading) { blackHole(Swizzled.current) } }
+    }
+    both("peer: locked global read") { n in
+        for _ in 0..<n { blackHole(Swizzled.current) }
+    }
+    both("peer: ServiceContext.withValue") { n in
+        for _ in 0..<n {
+            var context = ServiceContext.topLevel
+            context[ReadingKey.self] = injectedReading
+            ServiceContext.withValue(context) { blackHole(ServiceContext.current?[ReadingKey.self]) }
+        }
+    }
+    both("peer: ServiceContext.current read, bound") { n in
+        var context = ServiceContext.topLevel
+        context[ReadingKey.self] = injectedReading
+        ServiceContext.withValue(context) {
+            for _ in 0..<n { blackHole(ServiceContext.current?[ReadingKey.self]) }
+        }
+    }
+
+    // MARK: - Scale: N tasks reading concurrently, each inside its own scope
+
+    for tasks in [1, 2, 16, 1_000] {
+        Benchmark("scale: \(tasks) tasks reading in their own scopes [task]") { benchmark in
+            let total = benchmark.scaledIterations.count
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<tasks {
+                    let share = total / tasks + (index < total % tasks ? 1 : 0)
+                    group.addTask {
+                        withInjected(Reading(source: Source(id: index))) {
+                            for _ in 0..<share { blackHole(Reading.current) }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// MARK: - Case helpers
+
+/// Registers `body` twice: run inside the benchmark's task, and on a plain thread that is
+/// not a task (where Swift keeps task-locals per thread).
+func both(_ name: String, _ body: @escaping @Sendable (Int) -> Void) {
+    Benchmark("\(name) [task]") { benchmark in
+        body(benchmark.scaledIterations.count)
+    }
+    Benchmark("\(name) [thread]") { benchmark in
+        let n = benchmark.scaledIterations.count
+        PlainThread.shared.run { body(n) }
+    }
+}
+
+/// `depth` nested scopes: the outermost injects the value read, every inner one another
+/// type, so the read has to look past all of them.
+func nested(_ depth: Int, _ body: () -> Void) {
+    func level(_ remaining: Int) {
+        if remaining == 0 { return body() }
+        withInjected(Filler(value: remaining)) { level(remaining - 1) }
+    }
+    withInjected(injectedReading) { level(depth - 1) }
+}
+
+/// Makes some other thread bind something once, so reads here take the "has anything
+/// ever been injected?" slow path while this task or thread has no binding of its own.
+func markOtherBindingMade() {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        withInjected(injectedReading) {}
+        Raw.$reading.withValue(injectedReading) {}
+        done.signal()
+    }.start()
+    done.wait()
+}
+
+@inline(never)
+func asyncSink<T>(_ value: T) async {
+    blackHole(value)
+}
+
+struct BenchError: Error {}
+
+@inline(never)
+func maybeThrow(_ value: Reading) throws(BenchError) {
+    if value.source.id < 0 { throw BenchError() }
+    blackHole(value)
+}

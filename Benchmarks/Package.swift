@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+// The benchmark suite: its own package, so package-benchmark and the peers it compares
+// against never reach Ambient's users. Run it with `./run` (see the README's Performance).
+import PackageDescription
+
+let package = Package(
+    name: "AmbientBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Ambient", path: ".."),
+        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+        .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "AmbientBenchmarks",
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "ServiceContextModule", package: "swift-service-context"),
+            ],
+            path: "Benchmarks/AmbientBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
