@@ -8,21 +8,25 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Ambient", path: ".."),
-        .package(url: "https://github.com/ordo-one/package-benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
     ],
     targets: [
         .executableTarget(
+            name: "ScaleCheck",
+            dependencies: [.product(name: "Ambient", package: "Ambient")]
+        ),
+        .executableTarget(
             name: "AmbientBenchmarks",
             dependencies: [
                 .product(name: "Ambient", package: "Ambient"),
-                .product(name: "Benchmark", package: "package-benchmark"),
+                .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
             ],
             path: "Benchmarks/AmbientBenchmarks",
-            plugins: [.plugin(name: "BenchmarkPlugin", package: "package-benchmark")]
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )
     ],
     swiftLanguageModes: [.v6]

@@ -68,4 +68,28 @@ struct InjectionContextTests {
         let printed = withInjected(Tag("debug me")) { "\(InjectionContext.current)" }
         #expect(printed.contains("Tag: Tag(debug me)"))
     }
+
+    @Test func aContextIsOneReference() {
+        // Reads borrow the bound context straight from the runtime's task-local storage,
+        // which relies on this layout (see BindingAccess.swift).
+        #expect(MemoryLayout<InjectionContext>.size == MemoryLayout<UnsafeRawPointer>.size)
+        #expect(MemoryLayout<InjectionContext>.alignment == MemoryLayout<UnsafeRawPointer>.alignment)
+    }
+
+    @Test func valuesAreKeyedByTheirStaticType() {
+        class Base: AmbientValue, @unchecked Sendable {
+            required init() {}
+            static var defaultValue: Self { Self() }
+            var name: String { "base" }
+        }
+        final class Derived: Base, @unchecked Sendable {
+            override var name: String { "derived" }
+        }
+        let asBase: Base = Derived()
+        #expect(Base.current.name == "base")
+        withInjected(asBase) {
+            #expect(Base.current.name == "derived")
+            #expect(InjectionContext.current.injectedTypes.map { "\($0)" } == ["Base"])
+        }
+    }
 }

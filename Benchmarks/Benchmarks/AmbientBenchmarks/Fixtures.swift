@@ -15,6 +15,12 @@ struct Reading: AmbientValue {
     static var defaultValue: Reading { globalReading }
 }
 
+/// A value with no references: reading it needs no retain/release.
+struct Counter: AmbientValue {
+    var value: Int
+    static var defaultValue: Counter { globalCounter }
+}
+
 /// Two more ambient types, for multi-value scopes and nesting.
 struct Filler: AmbientValue {
     var value: Int
@@ -28,6 +34,7 @@ struct Extra: AmbientValue {
 
 let globalReading = Reading(source: Source(id: 0))
 let injectedReading = Reading(source: Source(id: 1))
+let globalCounter = Counter(value: 0)
 let atomicFloor = Atomic<Int>(0)
 let fixedDate = Date(timeIntervalSince1970: 1_000_000)
 
@@ -82,5 +89,35 @@ final class PlainThread: @unchecked Sendable {
         work = body
         start.signal()
         done.wait()
+    }
+
+    /// `count` long-lived threads (threads are never torn down: a thread exiting while
+    /// package-benchmark's malloc hooks are installed crashes Swift 6.3 on Linux).
+    static func pool(_ count: Int) -> ThreadPool {
+        poolLock.withLock { pools in
+            if let pool = pools[count] { return pool }
+            let pool = ThreadPool(threads: (0..<count).map { _ in PlainThread() })
+            pools[count] = pool
+            return pool
+        }
+    }
+
+    private static let poolLock = Mutex<[Int: ThreadPool]>([:])
+}
+
+/// Runs one closure per thread, all at once, and waits for all of them.
+struct ThreadPool: Sendable {
+    let threads: [PlainThread]
+
+    func runAll(_ body: @escaping @Sendable (Int) -> Void) {
+        let group = DispatchGroup()
+        for (index, thread) in threads.enumerated() {
+            group.enter()
+            DispatchQueue.global().async {
+                thread.run { body(index) }
+                group.leave()
+            }
+        }
+        group.wait()
     }
 }

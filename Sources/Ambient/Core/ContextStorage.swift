@@ -133,10 +133,16 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     /// The value injected for `V`, if any.
     @inlinable
     func value<V: AmbientValue>(of _: V.Type) -> V? {
+        address(of: V.self)?.assumingMemoryBound(to: V.self).pointee
+    }
+
+    /// Where the value injected for `V` lives, if any: valid as long as this storage is.
+    @inlinable
+    func address<V: AmbientValue>(of _: V.Type) -> UnsafeRawPointer? {
         withUnsafeMutablePointers { header, slots in
             let key = ObjectIdentifier(V.self)
             for index in 0..<header.pointee.count where ObjectIdentifier(slots[index].type) == key {
-                return slots[index].value.assumingMemoryBound(to: V.self).pointee
+                return slots[index].value
             }
             return nil
         }
