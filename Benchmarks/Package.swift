@@ -9,7 +9,8 @@ let package = Package(
     dependencies: [
         .package(name: "Ambient", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
-        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+        // Only the traits the `\.date` dependency needs: skips building Clocks, CombineSchedulers, OpenCombine.
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation"]),
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
     ],
     targets: [
