@@ -36,6 +36,15 @@ let globalReading = Reading(source: Source(id: 0))
 let injectedReading = Reading(source: Source(id: 1))
 let globalCounter = Counter(value: 0)
 let atomicFloor = Atomic<Int>(0)
+
+/// A singleton accessor as legacy code has them (`UserDefaults.standard`, a getter in
+/// another module): a call that hands the caller its own +1 copy of the shared value (one
+/// retain, one release). `@_optimize(none)` stops the optimizer from turning the result
+/// into a borrow of the global, which it can only do when it sees the global.
+@_optimize(none)
+func readingAccessor() -> Reading {
+    globalReading
+}
 let fixedDate = Date(timeIntervalSince1970: 1_000_000)
 
 /// The raw floor: one `@TaskLocal`, used directly.
