@@ -1,0 +1,278 @@
+import Foundation
+
+/// The ambient clock: wall time, monotonic time and sleeping, replaceable in tests.
+///
+/// Read it where code used to call `Date()` or `Task.sleep`:
+///
+/// ```swift
+/// func isOverdue(_ reminder: Reminder) -> Bool {
+///     reminder.due < Clock.current.now
+/// }
+///
+/// func retry(_ work: () async throws -> Void) async throws {
+///     for attempt in 1...3 {
+///         do { return try await work() } catch {
+///             try await Clock.current.sleep(for: .seconds(attempt))
+///         }
+///     }
+/// }
+/// ```
+///
+/// and inject a fake in tests:
+///
+/// | clock | time | `sleep` |
+/// | --- | --- | --- |
+/// | ``live`` | the system's (`Date()`, `ContinuousClock`) | really sleeps |
+/// | ``fixed(_:)`` | stands still | returns at once |
+/// | ``immediate(start:)`` | moves only by what sleeps ask for | returns at once, advancing time |
+/// | ``TestClock/clock`` | moves when the test says (``TestClock/advance(by:)``) | suspends until then |
+/// | ``init(_:wallTimeAtStart:)`` | any `Swift.Clock` you already have | that clock's |
+///
+/// Every `sleep` honours cancellation: a cancelled task's sleep throws `CancellationError`.
+///
+/// ## Where a `Swift.Clock` is expected
+/// ``monotonic`` is this clock as a `Swift.Clock` (its ``Instant`` is monotonic):
+///
+/// ```swift
+/// try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
+/// ```
+public struct Clock: AmbientValue, CustomStringConvertible {
+    let backend: any ClockBackend
+
+    init(backend: any ClockBackend) {
+        self.backend = backend
+    }
+
+    /// The current wall-clock time (what `Date()` returns on the live clock).
+    public var now: Date {
+        backend.now
+    }
+
+    /// The current monotonic instant: use it to measure elapsed time, never to tell the
+    /// time of day. Instants from different clocks are not comparable.
+    ///
+    /// ```swift
+    /// let start = Clock.current.instant
+    /// doWork()
+    /// let elapsed = start.duration(to: Clock.current.instant)
+    /// ```
+    public var instant: Instant {
+        Instant(offset: backend.elapsed)
+    }
+
+    /// Suspends for `duration` of this clock's time. Throws `CancellationError` if the
+    /// task is or becomes cancelled.
+    public func sleep(for duration: Duration) async throws {
+        try await sleep(until: instant.advanced(by: duration))
+    }
+
+    /// Suspends until this clock reaches `deadline` (at once if it has). Throws
+    /// `CancellationError` if the task is or becomes cancelled.
+    public func sleep(until deadline: Instant) async throws {
+        try Task.checkCancellation()
+        try await backend.sleep(until: deadline.offset)
+    }
+
+    /// This clock as a `Swift.Clock`, for APIs that take one.
+    public var monotonic: Monotonic {
+        Monotonic(clock: self)
+    }
+
+    /// The system clock: `Date()` for wall time, `ContinuousClock` for instants and sleeps.
+    public static let live = Clock(backend: LiveClockBackend())
+
+    /// The live clock: what ``AmbientValue/current`` returns when nothing is injected.
+    public static var defaultValue: Clock {
+        live
+    }
+
+    /// A clock whose time stands still at `date`; sleeps return at once (after checking
+    /// for cancellation).
+    ///
+    /// ```swift
+    /// withInjected(Clock.fixed(Date(timeIntervalSince1970: 0))) {
+    ///     #expect(greeting() == "Good evening")
+    /// }
+    /// ```
+    public static func fixed(_ date: Date) -> Clock {
+        Clock(backend: FixedClockBackend(date: date))
+    }
+
+    /// A clock where every sleep returns at once and moves time forward by its duration:
+    /// code with timeouts, retries and back-off runs instantly and sees the time it
+    /// expects to have waited.
+    ///
+    /// ```swift
+    /// let clock = Clock.immediate(start: Date(timeIntervalSince1970: 0))
+    /// try await withInjected(clock) {
+    ///     try await retry { throw Failure() }    // three back-offs, no real waiting
+    /// }
+    /// #expect(clock.now == Date(timeIntervalSince1970: 6))
+    /// ```
+    public static func immediate(start: Date = Date()) -> Clock {
+        Clock(backend: ImmediateClockBackend(start: start))
+    }
+
+    /// A clock driven by any `Swift.Clock` measured in `Duration` — your own, or another
+    /// library's test clock. Wall time starts at `wallTimeAtStart` and moves with it.
+    ///
+    /// ```swift
+    /// let clock = Clock(ContinuousClock())
+    /// let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date())
+    /// ```
+    public init<C: Swift.Clock>(_ clock: C, wallTimeAtStart: Date = Date()) where C.Duration == Swift.Duration {
+        self.init(backend: SwiftClockBackend(clock: clock, wallTimeAtStart: wallTimeAtStart))
+    }
+
+    /// What kind of clock this is and its time, e.g. `Clock.fixed(2001-01-01 00:00:00 +0000)`.
+    public var description: String {
+        backend.description
+    }
+}
+
+extension Clock {
+    /// A monotonic point in time on one ``Clock``: an offset from that clock's origin.
+    public struct Instant: InstantProtocol, CustomStringConvertible {
+        /// The time since the clock's origin.
+        public var offset: Duration
+
+        /// The instant `offset` after the clock's origin.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        /// This instant moved by `duration`.
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The time from this instant to `other` (negative if `other` is earlier).
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        /// Whether `lhs` is earlier than `rhs`.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+
+        /// `Instant(+1.5 seconds)`.
+        public var description: String {
+            "Instant(+\(offset))"
+        }
+    }
+
+    /// A ``Clock`` as a `Swift.Clock`, for APIs such as `Task.sleep(for:tolerance:clock:)`.
+    public struct Monotonic: Swift.Clock {
+        /// The clock this one reads.
+        public let clock: Clock
+
+        /// The clock's current ``Clock/instant``.
+        public var now: Instant {
+            clock.instant
+        }
+
+        /// One nanosecond.
+        public var minimumResolution: Duration {
+            .nanoseconds(1)
+        }
+
+        /// Sleeps on the underlying clock (`tolerance` is ignored).
+        public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+            try await clock.sleep(until: deadline)
+        }
+    }
+}
+
+// MARK: - Backends
+
+/// What a ``Clock`` delegates to.
+protocol ClockBackend: Sendable, CustomStringConvertible {
+    var now: Date { get }
+    /// Monotonic time since this backend's origin.
+    var elapsed: Duration { get }
+    /// Returns once `elapsed` has reached `offset`; throws `CancellationError` if cancelled.
+    func sleep(until offset: Duration) async throws
+}
+
+extension Date {
+    /// This date moved by a `Duration`.
+    func adding(_ duration: Duration) -> Date {
+        addingTimeInterval(duration.timeInterval)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts them.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) * 1e-18
+    }
+}
+
+struct LiveClockBackend: ClockBackend {
+    let origin = ContinuousClock.now
+
+    var now: Date { Date() }
+    var elapsed: Duration { ContinuousClock.now - origin }
+
+    func sleep(until offset: Duration) async throws {
+        try await ContinuousClock().sleep(until: origin + offset, tolerance: nil)
+    }
+
+    var description: String { "Clock.live" }
+}
+
+struct FixedClockBackend: ClockBackend {
+    let date: Date
+
+    var now: Date { date }
+    var elapsed: Duration { .zero }
+
+    func sleep(until offset: Duration) async throws {
+        try Task.checkCancellation()
+    }
+
+    var description: String { "Clock.fixed(\(date))" }
+}
+
+final class ImmediateClockBackend: ClockBackend {
+    let start: Date
+    private let offset = Locked(Duration.zero)
+
+    init(start: Date) {
+        self.start = start
+    }
+
+    var now: Date { start.adding(elapsed) }
+    var elapsed: Duration { offset.withLock { $0 } }
+
+    func sleep(until deadline: Duration) async throws {
+        try Task.checkCancellation()
+        offset.withLock { $0 = max($0, deadline) }
+        await Task.yield()
+    }
+
+    var description: String { "Clock.immediate(now: \(now))" }
+}
+
+struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift.Duration {
+    let clock: C
+    let origin: C.Instant
+    let wallTimeAtStart: Date
+
+    init(clock: C, wallTimeAtStart: Date) {
+        self.clock = clock
+        self.origin = clock.now
+        self.wallTimeAtStart = wallTimeAtStart
+    }
+
+    var now: Date { wallTimeAtStart.adding(elapsed) }
+    var elapsed: Duration { origin.duration(to: clock.now) }
+
+    func sleep(until offset: Duration) async throws {
+        try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+    }
+
+    var description: String { "Clock(\(C.self))" }
+}

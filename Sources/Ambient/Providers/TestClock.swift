@@ -1,0 +1,182 @@
+import Foundation
+
+/// A manual clock for tests: time moves only when the test moves it, and tasks sleeping on
+/// it resume exactly when time passes their deadline.
+///
+/// ```swift
+/// let testClock = TestClock()
+/// let reminder = Task {
+///     try await withInjected(testClock.clock) {
+///         try await Clock.current.sleep(for: .seconds(60))
+///         return "ring"
+///     }
+/// }
+/// await testClock.advance(by: .seconds(59))     // not yet
+/// #expect(testClock.sleepers == 1)
+/// await testClock.advance(by: .seconds(1))      // now
+/// #expect(try await reminder.value == "ring")
+/// ```
+///
+/// - Sleepers resume in deadline order; sleepers with the same deadline resume in the order
+///   they went to sleep. While advancing, time stops at each deadline on the way, so a
+///   woken task that sleeps again within the advanced span is woken in the same call.
+/// - A sleeper whose task is cancelled is removed and its sleep throws `CancellationError`.
+/// - Safe to use from many tasks at once.
+///
+/// After waking a sleeper, `advance` yields a few times so the woken task can run up to
+/// its next suspension before time moves on; work that hops through many other tasks
+/// before sleeping again may need an extra `await Task.yield()` in the test.
+public final class TestClock: Sendable, CustomStringConvertible {
+    private struct Sleeper {
+        let id: UInt64
+        let deadline: Duration
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var elapsed: Duration = .zero
+        var sleepers: [Sleeper] = []
+        var nextID: UInt64 = 0
+    }
+
+    /// The wall time at which this clock started.
+    public let start: Date
+    private let state = Locked(State())
+
+    /// A clock at `start` (default: 2001-01-01 00:00:00 UTC, the reference date) with no
+    /// sleepers.
+    public init(start: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+        self.start = start
+    }
+
+    /// The ambient ``Clock`` driven by this test clock: inject it.
+    ///
+    /// ```swift
+    /// await withInjected(testClock.clock) { await scheduler.run() }
+    /// ```
+    public var clock: Clock {
+        Clock(backend: TestClockBackend(testClock: self))
+    }
+
+    /// The current wall time: ``start`` plus the time advanced so far.
+    public var now: Date {
+        start.adding(elapsed)
+    }
+
+    /// The current monotonic instant (``Clock/Instant/offset`` is the time advanced so far).
+    public var instant: Clock.Instant {
+        Clock.Instant(offset: elapsed)
+    }
+
+    /// How many tasks are asleep on this clock.
+    public var sleepers: Int {
+        state.withLock { $0.sleepers.count }
+    }
+
+    /// Moves time forward by `duration`, waking, in order, every sleeper whose deadline it
+    /// passes. A negative duration is a programming error and traps.
+    public func advance(by duration: Duration) async {
+        precondition(duration >= .zero, "TestClock.advance(by: \(duration)): time cannot go backwards")
+        await advance(toOffset: elapsed + duration)
+    }
+
+    /// Moves time forward to `deadline` (no-op if it has passed), waking sleepers on the way.
+    public func advance(to deadline: Clock.Instant) async {
+        await advance(toOffset: deadline.offset)
+    }
+
+    /// Moves wall time forward to `date` (no-op if it has passed), waking sleepers on the way.
+    public func advance(to date: Date) async {
+        let seconds = date.timeIntervalSince(start)
+        await advance(toOffset: .nanoseconds(Int64((seconds * 1e9).rounded())))
+    }
+
+    /// Advances to each pending deadline in turn until no task is asleep on this clock,
+    /// including tasks that go back to sleep when woken. Traps after `maximumSteps` wake-ups
+    /// (a task that sleeps forever in a loop would otherwise never let it return).
+    public func run(maximumSteps: Int = 100_000) async {
+        for _ in 0..<maximumSteps {
+            guard let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) else { return }
+            await advance(toOffset: next)
+        }
+        preconditionFailure("TestClock.run(): sleepers still pending after \(maximumSteps) wake-ups")
+    }
+
+    /// A short description: the time and how many are sleeping.
+    public var description: String {
+        let (elapsed, count) = state.withLock { ($0.elapsed, $0.sleepers.count) }
+        return "TestClock(now: \(start.adding(elapsed)), sleepers: \(count))"
+    }
+
+    // MARK: - Internals
+
+    var elapsed: Duration {
+        state.withLock { $0.elapsed }
+    }
+
+    private func advance(toOffset target: Duration) async {
+        while true {
+            let woken: Sleeper? = state.withLock { state in
+                let due = state.sleepers.indices
+                    .filter { state.sleepers[$0].deadline <= target }
+                    .min { (state.sleepers[$0].deadline, state.sleepers[$0].id) < (state.sleepers[$1].deadline, state.sleepers[$1].id) }
+                guard let due else {
+                    state.elapsed = max(state.elapsed, target)
+                    return nil
+                }
+                let sleeper = state.sleepers.remove(at: due)
+                state.elapsed = max(state.elapsed, sleeper.deadline)
+                return sleeper
+            }
+            guard let woken else { break }
+            woken.continuation.resume()
+            await Self.letWokenTasksRun()
+        }
+        await Self.letWokenTasksRun()
+    }
+
+    /// Yields enough times for resumed tasks to reach their next suspension point.
+    private static func letWokenTasksRun() async {
+        for _ in 0..<32 {
+            await Task.yield()
+        }
+    }
+
+    func sleep(until deadline: Duration) async throws {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let immediate: Result<Void, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= state.elapsed { return .success(()) }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    return nil
+                }
+                if let immediate { continuation.resume(with: immediate) }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// The ``Clock`` face of a ``TestClock``.
+struct TestClockBackend: ClockBackend {
+    let testClock: TestClock
+
+    var now: Date { testClock.now }
+    var elapsed: Duration { testClock.elapsed }
+
+    func sleep(until offset: Duration) async throws {
+        try await testClock.sleep(until: offset)
+    }
+
+    var description: String { "Clock(\(testClock))" }
+}

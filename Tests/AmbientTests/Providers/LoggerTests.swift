@@ -1,0 +1,97 @@
+import Ambient
+import Foundation
+import Testing
+
+@Suite("Logger")
+struct LoggerTests {
+    @Test func capturingRecordsLevelMessageMetadataAndLocation() {
+        let log = Logger.capturing()
+        let line: UInt = #line + 2
+        withInjected(log, Clock.fixed(Date(timeIntervalSince1970: 0))) {
+            Logger.current.info("sync started", metadata: ["items": "3"])
+        }
+        let entry = log.captured.first
+        #expect(log.captured.count == 1)
+        #expect(entry?.level == .info)
+        #expect(entry?.message == "sync started")
+        #expect(entry?.metadata == ["items": "3"])
+        #expect(entry?.fileID == "AmbientTests/LoggerTests.swift")
+        #expect(entry?.function == "capturingRecordsLevelMessageMetadataAndLocation()")
+        #expect(entry?.line == line)
+        #expect(entry?.date == Date(timeIntervalSince1970: 0))
+        #expect(entry?.description == "1970-01-01T00:00:00Z [info] sync started items=3 (AmbientTests/LoggerTests.swift:\(line))")
+    }
+
+    @Test func everyLevelHasItsMethodAndLevelsFilter() {
+        let log = Logger.capturing(level: .notice)
+        withInjected(log) {
+            let logger = Logger.current
+            logger.trace("t")
+            logger.debug("d")
+            logger.info("i")
+            logger.notice("n")
+            logger.warning("w")
+            logger.error("e")
+            logger.critical("c")
+        }
+        #expect(log.captured.map(\.message) == ["n", "w", "e", "c"])
+        #expect(log.captured.map(\.level) == [.notice, .warning, .error, .critical])
+        #expect(Logger.Level.allCases.sorted() == Logger.Level.allCases)
+    }
+
+    @Test func messagesBelowTheLevelAreNeverBuilt() {
+        let built = Locked(0)
+        func expensive() -> String {
+            built.update { $0 += 1 }
+            return "expensive"
+        }
+        let log = Logger.capturing(level: .error)
+        log.debug(expensive(), metadata: ["k": expensive()])
+        Logger.discarding.critical(expensive())
+        #expect(built.get() == 0)
+        log.error(expensive())
+        #expect(built.get() == 1)
+    }
+
+    @Test func nestedScopesAddMetadataWithoutTouchingCallers() {
+        func handle() { Logger.current.info("handled", metadata: ["step": "inner"]) }
+        let log = Logger.capturing()
+        withInjected(log) {
+            withInjected(Logger.current.with(metadata: ["request": "42", "step": "outer"])) {
+                withInjected(Logger.current.with(metadata: ["user": "ada"])) { handle() }
+            }
+            handle()
+        }
+        #expect(log.captured.map(\.metadata) == [
+            ["request": "42", "user": "ada", "step": "inner"],
+            ["step": "inner"],
+        ])
+    }
+
+    @Test func capturingIsThreadSafe() {
+        let log = Logger.capturing()
+        DispatchQueue.concurrentPerform(iterations: 1_000) { index in
+            log.info("entry \(index)")
+        }
+        #expect(log.captured.count == 1_000)
+        #expect(Set(log.captured.map(\.message)).count == 1_000)
+    }
+
+    @Test func aCustomSinkReceivesEntries() {
+        struct Forwarding: LogSink {
+            let lines: Locked<[String]>
+            func write(_ entry: Ambient.Logger.Entry) { lines.update { $0.append("\(entry.level): \(entry.message)") } }
+        }
+        let lines = Locked<[String]>([])
+        let logger = Ambient.Logger(sink: Forwarding(lines: lines), level: .warning)
+        logger.info("dropped")
+        logger.warning("kept")
+        #expect(lines.get() == ["warning: kept"])
+    }
+
+    @Test func theLiveLoggerWritesToStandardErrorFromInfoUp() {
+        #expect(Logger.current.level == .info)
+        #expect(Logger.current.description == "Logger(stderr, level: info)")
+        #expect(Logger.live.captured.isEmpty)
+    }
+}

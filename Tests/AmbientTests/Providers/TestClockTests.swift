@@ -1,0 +1,115 @@
+import Ambient
+import Foundation
+import Testing
+
+@Suite("TestClock")
+struct TestClockTests {
+    @Test func timeMovesOnlyWhenTheTestSaysSo() async throws {
+        let testClock = TestClock(start: Date(timeIntervalSince1970: 0))
+        let reminder = Task {
+            try await withInjected(testClock.clock) {
+                try await Clock.current.sleep(for: .seconds(60))
+                return Clock.current.now
+            }
+        }
+        await waitUntil { testClock.sleepers == 1 }
+        await testClock.advance(by: .seconds(59))
+        #expect(testClock.sleepers == 1)
+        await testClock.advance(by: .seconds(1))
+        #expect(try await reminder.value == Date(timeIntervalSince1970: 60))
+        #expect(testClock.sleepers == 0)
+        #expect(testClock.instant.offset == .seconds(60))
+    }
+
+    @Test func sleepersWakeInDeadlineOrderAndTiesInArrivalOrder() async throws {
+        let testClock = TestClock()
+        let order = Recorder()
+        var tasks: [Task<Void, any Error>] = []
+        for (name, seconds) in [("c", 30), ("a", 10), ("b1", 20), ("b2", 20), ("b3", 20)] {
+            tasks.append(Task {
+                try await testClock.clock.sleep(for: .seconds(seconds))
+                order.append("\(name)@\(Int(testClock.instant.offset.components.seconds))")
+            })
+            let expected = tasks.count
+            await waitUntil { testClock.sleepers == expected }  // fixes the arrival order
+        }
+        await testClock.advance(by: .seconds(25))
+        #expect(order.values == ["a@10", "b1@20", "b2@20", "b3@20"])
+        await testClock.advance(by: .seconds(25))
+        for task in tasks { try await task.value }
+        #expect(order.values == ["a@10", "b1@20", "b2@20", "b3@20", "c@30"])
+    }
+
+    @Test func aTaskThatSleepsAgainWithinTheSpanIsWokenAgain() async throws {
+        let testClock = TestClock()
+        let ticks = Recorder()
+        let ticker = Task {
+            for _ in 0..<5 {
+                try await testClock.clock.sleep(for: .seconds(1))
+                ticks.append("\(testClock.instant.offset)")
+            }
+        }
+        await waitUntil { testClock.sleepers == 1 }
+        await testClock.advance(by: .seconds(3))
+        #expect(ticks.values == ["1.0 seconds", "2.0 seconds", "3.0 seconds"])
+        await testClock.run()
+        try await ticker.value
+        #expect(ticks.values.count == 5)
+        #expect(testClock.instant.offset == .seconds(5))
+    }
+
+    @Test func cancellingASleeperRemovesItAndThrows() async {
+        let testClock = TestClock()
+        let sleeper = Task { try await testClock.clock.sleep(for: .seconds(10)) }
+        await waitUntil { testClock.sleepers == 1 }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(testClock.sleepers == 0)
+        await testClock.advance(by: .seconds(20))  // nothing left to wake
+    }
+
+    @Test func advanceToADateOrInstantAndPastDeadlinesReturnAtOnce() async throws {
+        let start = Date(timeIntervalSince1970: 1_000)
+        let testClock = TestClock(start: start)
+        await testClock.advance(to: start.addingTimeInterval(90))
+        #expect(testClock.now == start.addingTimeInterval(90))
+        await testClock.advance(to: Clock.Instant(offset: .seconds(30)))  // already past: no-op
+        #expect(testClock.now == start.addingTimeInterval(90))
+        try await testClock.clock.sleep(until: Clock.Instant(offset: .seconds(10)))  // past: returns
+        #expect(testClock.clock.now == testClock.now)
+        #expect(testClock.description.contains("sleepers: 0"))
+    }
+
+    @Test func manyTasksSleepingAtOnce() async throws {
+        let testClock = TestClock()
+        let woken = Recorder()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<200 {
+                group.addTask {
+                    try await testClock.clock.sleep(for: .milliseconds(index % 20 + 1))
+                    woken.append("\(index)")
+                }
+            }
+            await waitUntil { testClock.sleepers == 200 }
+            await testClock.advance(by: .milliseconds(10))
+            await testClock.advance(by: .milliseconds(10))
+            try await group.waitForAll()
+        }
+        #expect(woken.values.count == 200)
+    }
+}
+
+/// Polls until `condition` holds (tasks reach their sleep asynchronously).
+func waitUntil(_ condition: @Sendable () -> Bool) async {
+    for _ in 0..<10_000 where !condition() {
+        await Task.yield()
+        try? await Task.sleep(for: .microseconds(100))
+    }
+}
+
+/// Records strings from many tasks.
+final class Recorder: Sendable {
+    private let storage = Locked<[String]>([])
+    func append(_ value: String) { storage.update { $0.append(value) } }
+    var values: [String] { storage.get() }
+}
