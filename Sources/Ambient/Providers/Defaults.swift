@@ -1,0 +1,287 @@
+import Foundation
+
+/// The ambient key-value store: the `UserDefaults` surface you know, with typed keys,
+/// atomic updates, change streams and an in-memory fake.
+///
+/// ```swift
+/// func makeWidget() -> String {
+///     (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget"
+/// }
+///
+/// extension Defaults.Key<Int> {
+///     static var currentReminderId: Self { Self("currentReminderId", default: 0) }
+/// }
+///
+/// func nextReminderId() -> Int {
+///     Defaults.current.update(.currentReminderId) { $0 + 1 }   // atomic: no lost increments
+/// }
+///
+/// // In a test:
+/// let defaults = Defaults.inMemory(["defaultColour": "Red"])
+/// withInjected(defaults) {
+///     #expect(makeWidget() == "RedWidget")
+///     #expect(nextReminderId() == 1)
+/// }
+/// #expect(defaults.snapshot == ["defaultColour": "Red", "currentReminderId": 1])
+/// ```
+///
+/// ## Bad input
+/// Only property-list values can be stored. ``set(_:forKey:)-(Any?,_)`` throws
+/// ``InvalidValue`` (naming the key and the type) for anything else, and the store is left
+/// unchanged. Reading a key as the wrong type returns `nil` (or `0`, `false`, the key's
+/// default) — it never crashes.
+///
+/// ## Atomicity and observation
+/// Writes made through Ambient are serialised per store (``standard``, each ``suite(_:)``
+/// name, each ``inMemory(_:)`` instance), so ``update(_:_:)`` cannot lose a concurrent
+/// write made through Ambient, and ``changes(forKey:)`` reports each of them. Writes made
+/// to the same `UserDefaults` behind Ambient's back are neither serialised nor reported.
+public struct Defaults: AmbientValue, CustomStringConvertible {
+    let store: DefaultsStore
+
+    init(store: DefaultsStore) {
+        self.store = store
+    }
+
+    // MARK: - Stores
+
+    /// `UserDefaults.standard`.
+    public static let standard = Defaults(store: UserDefaultsStore.standard)
+
+    /// The standard store: what ``AmbientValue/current`` returns when nothing is injected.
+    public static var defaultValue: Defaults {
+        standard
+    }
+
+    /// A fresh store in memory holding `values`: thread-safe, isolated from every other
+    /// instance, gone with its last copy. Inspect it with ``snapshot``.
+    public static func inMemory(_ values: [String: PropertyList] = [:]) -> Defaults {
+        Defaults(store: InMemoryDefaultsStore(values))
+    }
+
+    /// The `UserDefaults` suite `name`, or `nil` where Foundation refuses the name (for
+    /// example the app's own bundle identifier, or `NSGlobalDomain`).
+    public static func suite(_ name: String) -> Defaults? {
+        UserDefaultsStore.suite(name).map(Defaults.init(store:))
+    }
+
+    /// The values stored (not those merely registered), for assertions.
+    public var snapshot: [String: PropertyList] {
+        store.snapshot
+    }
+
+    /// Which store this is.
+    public var description: String {
+        store.description
+    }
+
+    // MARK: - Reading, as UserDefaults does
+
+    /// The stored (or registered) value for `key` as a Foundation value, or `nil`.
+    public func object(forKey key: String) -> Any? {
+        store.value(forKey: key)?.foundationValue
+    }
+
+    /// The value for `key` as a ``PropertyList``, or `nil`.
+    public func propertyList(forKey key: String) -> PropertyList? {
+        store.value(forKey: key)
+    }
+
+    /// The string for `key`; a number is returned as its decimal text; otherwise `nil`.
+    public func string(forKey key: String) -> String? {
+        switch store.value(forKey: key) {
+        case .string(let value): value
+        case .integer(let value): String(value)
+        case .double(let value): String(value)
+        default: nil
+        }
+    }
+
+    /// The integer for `key` (numbers and numeric strings convert), or 0.
+    public func integer(forKey key: String) -> Int {
+        store.value(forKey: key).flatMap { Int(propertyList: $0) ?? Double(propertyList: $0).map { Int($0) } } ?? 0
+    }
+
+    /// The number for `key` (integers and numeric strings convert), or 0.
+    public func double(forKey key: String) -> Double {
+        store.value(forKey: key).flatMap(Double.init(propertyList:)) ?? 0
+    }
+
+    /// The Boolean for `key` (non-zero numbers and `"true"`/`"YES"`/`"1"` are true), or `false`.
+    public func bool(forKey key: String) -> Bool {
+        store.value(forKey: key).flatMap(Bool.init(propertyList:)) ?? false
+    }
+
+    /// The data for `key`, or `nil`.
+    public func data(forKey key: String) -> Data? {
+        store.value(forKey: key).flatMap(Data.init(propertyList:))
+    }
+
+    /// The URL for `key` (stored as its absolute string), or `nil`.
+    public func url(forKey key: String) -> URL? {
+        store.value(forKey: key).flatMap(URL.init(propertyList:))
+    }
+
+    /// The array for `key`, or `nil`.
+    public func array(forKey key: String) -> [Any]? {
+        guard case .array(let values)? = store.value(forKey: key) else { return nil }
+        return values.map(\.foundationValue)
+    }
+
+    /// The array of strings for `key`, or `nil` if it is missing or holds anything else.
+    public func stringArray(forKey key: String) -> [String]? {
+        store.value(forKey: key).flatMap([String].init(propertyList:))
+    }
+
+    /// The dictionary for `key`, or `nil`.
+    public func dictionary(forKey key: String) -> [String: Any]? {
+        guard case .dictionary(let values)? = store.value(forKey: key) else { return nil }
+        return values.mapValues(\.foundationValue)
+    }
+
+    // MARK: - Writing, as UserDefaults does
+
+    /// Stores `value` for `key`; `nil` removes it. Throws ``InvalidValue`` — and stores
+    /// nothing — if `value` is not a property-list value.
+    ///
+    /// ```swift
+    /// try Defaults.current.set(["a", "b"], forKey: "recent")
+    /// try Defaults.current.set(Widget(), forKey: "w")   // throws: Widget is not a property list
+    /// ```
+    public func set(_ value: Any?, forKey key: String) throws(InvalidValue) {
+        guard let value else { return removeObject(forKey: key) }
+        guard let checked = PropertyList(value) else {
+            throw InvalidValue(key: key, type: "\(type(of: value))")
+        }
+        store.set(checked, forKey: key)
+    }
+
+    /// Stores a property-list value (no validation needed, so nothing to throw).
+    public func set(_ value: PropertyList, forKey key: String) {
+        store.set(value, forKey: key)
+    }
+
+    /// Stores a string.
+    public func set(_ value: String, forKey key: String) { store.set(.string(value), forKey: key) }
+    /// Stores an integer.
+    public func set(_ value: Int, forKey key: String) { store.set(.integer(value), forKey: key) }
+    /// Stores a number.
+    public func set(_ value: Double, forKey key: String) { store.set(.double(value), forKey: key) }
+    /// Stores a Boolean.
+    public func set(_ value: Bool, forKey key: String) { store.set(.bool(value), forKey: key) }
+    /// Stores data.
+    public func set(_ value: Data, forKey key: String) { store.set(.data(value), forKey: key) }
+    /// Stores a date.
+    public func set(_ value: Date, forKey key: String) { store.set(.date(value), forKey: key) }
+    /// Stores a URL as its absolute string.
+    public func set(_ value: URL, forKey key: String) { store.set(value.propertyList, forKey: key) }
+
+    /// Removes the stored value for `key` (a registered default, if any, shows through).
+    public func removeObject(forKey key: String) {
+        store.set(nil, forKey: key)
+    }
+
+    /// Registers fallback values, returned for keys with no stored value; they are not
+    /// stored. Throws ``InvalidValue`` — and registers nothing — if any value is not a
+    /// property-list value.
+    public func register(defaults: [String: Any]) throws(InvalidValue) {
+        var checked: [String: PropertyList] = [:]
+        for (key, value) in defaults {
+            guard let value = PropertyList(value) else { throw InvalidValue(key: key, type: "\(type(of: value))") }
+            checked[key] = value
+        }
+        store.register(checked)
+    }
+
+    // MARK: - Typed keys
+
+    /// A typed key: its name in the store and the value to read when nothing usable is
+    /// stored there.
+    ///
+    /// ```swift
+    /// extension Defaults.Key<Theme> {
+    ///     static var theme: Self { Self("theme", default: .light) }
+    /// }
+    /// Defaults.current[.theme] = .dark
+    /// ```
+    public struct Key<Value: DefaultsValue>: Sendable {
+        /// The key's name in the store.
+        public let name: String
+        /// What reading returns when the key is missing or holds something that does not
+        /// convert to `Value`.
+        public let defaultValue: Value
+
+        /// A key named `name` reading `defaultValue` when unset.
+        public init(_ name: String, default defaultValue: Value) {
+            self.name = name
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// The value for `key`, or its default; setting stores it.
+    public subscript<Value>(key: Key<Value>) -> Value {
+        get { store.value(forKey: key.name).flatMap(Value.init(propertyList:)) ?? key.defaultValue }
+        nonmutating set { store.set(newValue.propertyList, forKey: key.name) }
+    }
+
+    /// Atomically replaces the value for `key` with `transform(current)` and returns the new
+    /// value: concurrent updates through Ambient never lose one another's writes.
+    ///
+    /// ```swift
+    /// let id = Defaults.current.update(.currentReminderId) { $0 + 1 }
+    /// ```
+    @discardableResult
+    public func update<Value>(_ key: Key<Value>, _ transform: (Value) throws -> Value) rethrows -> Value {
+        try store.update(key.name) { stored in
+            let current = stored.flatMap(Value.init(propertyList:)) ?? key.defaultValue
+            let updated = try transform(current)
+            return (updated.propertyList, updated)
+        }
+    }
+
+    /// Removes the stored value for `key`.
+    public func removeValue<Value>(for key: Key<Value>) {
+        store.set(nil, forKey: key.name)
+    }
+
+    // MARK: - Observation
+
+    /// Every later change to `key` made through Ambient on this store: the new value, or
+    /// `nil` when it was removed. The stream ends when the consuming task does.
+    ///
+    /// ```swift
+    /// for await colour in Defaults.current.changes(forKey: "defaultColour") { redraw(colour) }
+    /// ```
+    public func changes(forKey key: String) -> AsyncStream<PropertyList?> {
+        store.changes(forKey: key)
+    }
+
+    /// Every later change to a typed key: its new value (the key's default when removed
+    /// or unreadable).
+    public func changes<Value>(for key: Key<Value>) -> AsyncMapSequence<AsyncStream<PropertyList?>, Value> {
+        store.changes(forKey: key.name).map { $0.flatMap(Value.init(propertyList:)) ?? key.defaultValue }
+    }
+
+    // MARK: - Errors
+
+    /// Thrown when asked to store a value that is not a property list. Nothing was stored.
+    public struct InvalidValue: Error, Equatable, CustomStringConvertible {
+        /// The key the value was for.
+        public let key: String
+        /// The rejected value's type.
+        public let type: String
+
+        /// The error for a value of type `type` rejected for `key`.
+        public init(key: String, type: String) {
+            self.key = key
+            self.type = type
+        }
+
+        /// What went wrong and what would work.
+        public var description: String {
+            "Defaults: cannot store a value of type \(type) for key \"\(key)\": only property-list values "
+                + "(String, numbers, Bool, Data, Date, and arrays or String-keyed dictionaries of them) "
+                + "can be stored. Nothing was written."
+        }
+    }
+}
