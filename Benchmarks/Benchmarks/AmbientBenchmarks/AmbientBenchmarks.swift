@@ -1,6 +1,9 @@
 // The scope-overhead suite. Every case runs as its own process (package-benchmark's rule),
 // so "never injected" really is a process that never injected anything.
 //
+// The value read is the shipped `Clock` (`Clock.live` by default, `Clock.fixed` injected);
+// 3-value scopes inject `Clock`, `Defaults` and `Logger`.
+//
 // Naming: "<group>: <case> [task|thread]". Each sample runs the case 1,000,000 times
 // (`.mega`), except the cases listed in `run`'s KILO set (1,000 times). `run` turns the
 // samples into ns/op and the ratio table.
@@ -41,10 +44,10 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: - Floor
 
     both("floor: global let read") { n in
-        for _ in 0..<n { blackHole(globalReading) }
+        for _ in 0..<n { blackHole(globalClock) }
     }
     both("floor: global read through an accessor") { n in
-        for _ in 0..<n { blackHole(readingAccessor()) }
+        for _ in 0..<n { blackHole(clockAccessor()) }
     }
     both("floor: global let read, trivial value") { n in
         for _ in 0..<n { blackHole(globalCounter) }
@@ -57,118 +60,118 @@ let benchmarks: @Sendable () -> Void = {
 
     both("raw: TaskLocal read, unbound") { n in
         markOtherBindingMade()
-        for _ in 0..<n { blackHole(Raw.reading) }
+        for _ in 0..<n { blackHole(Raw.clock) }
     }
     both("raw: TaskLocal read, bound") { n in
-        Raw.$reading.withValue(injectedReading) {
-            for _ in 0..<n { blackHole(Raw.reading) }
+        Raw.$clock.withValue(injectedClock) {
+            for _ in 0..<n { blackHole(Raw.clock) }
         }
     }
     both("raw: TaskLocal withValue") { n in
-        for _ in 0..<n { Raw.$reading.withValue(injectedReading) { blackHole(Raw.reading) } }
+        for _ in 0..<n { Raw.$clock.withValue(injectedClock) { blackHole(Raw.clock) } }
     }
     Benchmark("raw: TaskLocal withValue async [task]") { benchmark in
         for _ in benchmark.scaledIterations {
-            await Raw.$reading.withValue(injectedReading) { await asyncSink(Raw.reading) }
+            await Raw.$clock.withValue(injectedClock) { await asyncSink(Raw.clock) }
         }
     }
 
     // MARK: - Ambient reads
 
     both("read: never injected (fast path)") { n in
-        for _ in 0..<n { blackHole(Reading.current) }
+        for _ in 0..<n { blackHole(Clock.current) }
     }
     both("read: never injected (fast path), trivial value") { n in
         for _ in 0..<n { blackHole(Counter.current) }
     }
     both("read: injected elsewhere, unbound here") { n in
         markOtherBindingMade()
-        for _ in 0..<n { blackHole(Reading.current) }
+        for _ in 0..<n { blackHole(Clock.current) }
     }
     both("read: scope of 1") { n in
-        withInjected(injectedReading) {
-            for _ in 0..<n { blackHole(Reading.current) }
+        withInjected(injectedClock) {
+            for _ in 0..<n { blackHole(Clock.current) }
         }
     }
     both("read: scope of 3, each") { n in
-        withInjected(injectedReading, Filler(value: 1), Extra(value: 2)) {
+        withInjected(injectedClock, injectedDefaults, injectedLogger) {
             for _ in 0..<(n / 3) {
-                blackHole(Reading.current)
-                blackHole(Filler.current)
-                blackHole(Extra.current)
+                blackHole(Clock.current)
+                blackHole(Defaults.current)
+                blackHole(Logger.current)
             }
         }
     }
     for depth in [1, 10, 100] {
         both("read: \(depth) nested scopes") { n in
             nested(depth) {
-                for _ in 0..<n { blackHole(Reading.current) }
+                for _ in 0..<n { blackHole(Clock.current) }
             }
         }
     }
     both("read: process-wide scope") { n in
-        withInjectedProcessWide(injectedReading) {
-            for _ in 0..<n { blackHole(Reading.current) }
+        withInjectedProcessWide(injectedClock) {
+            for _ in 0..<n { blackHole(Clock.current) }
         }
     }
     both("read: captured context's run") { n in
-        let context = InjectionContext().injecting(injectedReading)
+        let context = InjectionContext().injecting(injectedClock)
         context.run {
-            for _ in 0..<n { blackHole(Reading.current) }
+            for _ in 0..<n { blackHole(Clock.current) }
         }
     }
 
     // MARK: - Ambient scopes
 
     both("scope: withInjected, 1 value") { n in
-        for _ in 0..<n { withInjected(injectedReading) { blackHole(Reading.current) } }
+        for _ in 0..<n { withInjected(injectedClock) { blackHole(Clock.current) } }
     }
     both("scope: withInjected, 3 values") { n in
         for _ in 0..<n {
-            withInjected(injectedReading, Filler(value: 1), Extra(value: 2)) { blackHole(Reading.current) }
+            withInjected(injectedClock, injectedDefaults, injectedLogger) { blackHole(Clock.current) }
         }
     }
     Benchmark("scope: withInjected async, 1 value [task]") { benchmark in
         for _ in benchmark.scaledIterations {
-            await withInjected(injectedReading) { await asyncSink(Reading.current) }
+            await withInjected(injectedClock) { await asyncSink(Clock.current) }
         }
     }
     Benchmark("scope: withInjected async, 3 values [task]") { benchmark in
         for _ in benchmark.scaledIterations {
-            await withInjected(injectedReading, Filler(value: 1), Extra(value: 2)) {
-                await asyncSink(Reading.current)
+            await withInjected(injectedClock, injectedDefaults, injectedLogger) {
+                await asyncSink(Clock.current)
             }
         }
     }
     both("scope: withInjected throwing, 1 value") { n in
         for _ in 0..<n {
-            try? withInjected(injectedReading) { () throws(BenchError) in try maybeThrow(Reading.current) }
+            try? withInjected(injectedClock) { () throws(BenchError) in try maybeThrow(Clock.current) }
         }
     }
     Benchmark("scope: withInjectedProcessWide [thread]", configuration: kilo) { benchmark in
         let n = benchmark.scaledIterations.count
         PlainThread.shared.run {
-            for _ in 0..<n { withInjectedProcessWide(injectedReading) { blackHole(Reading.current) } }
+            for _ in 0..<n { withInjectedProcessWide(injectedClock) { blackHole(Clock.current) } }
         }
     }
     Benchmark("scope: withInjectedProcessWide async [task]", configuration: kilo) { benchmark in
         for _ in benchmark.scaledIterations {
-            await withInjectedProcessWide(injectedReading) { await asyncSink(Reading.current) }
+            await withInjectedProcessWide(injectedClock) { await asyncSink(Clock.current) }
         }
     }
     both("context: InjectionContext.current capture") { n in
-        withInjected(injectedReading) {
+        withInjected(injectedClock) {
             for _ in 0..<n { blackHole(InjectionContext.current) }
         }
     }
     both("context: run") { n in
-        let context = InjectionContext().injecting(injectedReading)
-        for _ in 0..<n { context.run { blackHole(Reading.current) } }
+        let context = InjectionContext().injecting(injectedClock)
+        for _ in 0..<n { context.run { blackHole(Clock.current) } }
     }
     both("context: bind + call") { n in
-        withInjected(injectedReading) {
+        withInjected(injectedClock) {
             for _ in 0..<n {
-                let bound = InjectionContext.current.bind { Reading.current }
+                let bound = InjectionContext.current.bind { Clock.current }
                 blackHole(bound())
             }
         }
@@ -199,7 +202,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     both("peer: locked global swap (the swizzle)") { n in
-        for _ in 0..<n { Swizzled.with(injectedReading) { blackHole(Swizzled.current) } }
+        for _ in 0..<n { Swizzled.with(injectedClock) { blackHole(Swizzled.current) } }
     }
     both("peer: locked global read") { n in
         for _ in 0..<n { blackHole(Swizzled.current) }
@@ -207,15 +210,15 @@ let benchmarks: @Sendable () -> Void = {
     both("peer: ServiceContext.withValue") { n in
         for _ in 0..<n {
             var context = ServiceContext.topLevel
-            context[ReadingKey.self] = injectedReading
-            ServiceContext.withValue(context) { blackHole(ServiceContext.current?[ReadingKey.self]) }
+            context[ClockKey.self] = injectedClock
+            ServiceContext.withValue(context) { blackHole(ServiceContext.current?[ClockKey.self]) }
         }
     }
     both("peer: ServiceContext.current read, bound") { n in
         var context = ServiceContext.topLevel
-        context[ReadingKey.self] = injectedReading
+        context[ClockKey.self] = injectedClock
         ServiceContext.withValue(context) {
-            for _ in 0..<n { blackHole(ServiceContext.current?[ReadingKey.self]) }
+            for _ in 0..<n { blackHole(ServiceContext.current?[ClockKey.self]) }
         }
     }
 
@@ -277,7 +280,7 @@ func nested(_ depth: Int, _ body: () -> Void) {
         if remaining == 0 { return body() }
         withInjected(Filler(value: remaining)) { level(remaining - 1) }
     }
-    withInjected(injectedReading) { level(depth - 1) }
+    withInjected(injectedClock) { level(depth - 1) }
 }
 
 /// Makes some other thread bind something once, so reads here take the "has anything
@@ -285,8 +288,8 @@ func nested(_ depth: Int, _ body: () -> Void) {
 func markOtherBindingMade() {
     let done = DispatchSemaphore(value: 0)
     Thread {
-        withInjected(injectedReading) {}
-        Raw.$reading.withValue(injectedReading) {}
+        withInjected(injectedClock) {}
+        Raw.$clock.withValue(injectedClock) {}
         done.signal()
     }.start()
     done.wait()
@@ -300,7 +303,7 @@ func asyncSink<T>(_ value: T) async {
 struct BenchError: Error {}
 
 @inline(never)
-func maybeThrow(_ value: Reading) throws(BenchError) {
-    if value.source.id < 0 { throw BenchError() }
+func maybeThrow(_ value: Clock) throws(BenchError) {
+    if value.now < fixedDate { throw BenchError() }
     blackHole(value)
 }

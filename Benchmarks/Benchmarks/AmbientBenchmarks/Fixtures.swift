@@ -3,63 +3,47 @@ import Foundation
 import ServiceContextModule
 import Synchronization
 
-/// What the ambient value refers to: a class, like a real provider's live implementation.
-final class Source: Sendable {
-    let id: Int
-    init(id: Int) { self.id = id }
-}
-
-/// The value read in every case: a struct holding a reference (a typical provider shape).
-struct Reading: AmbientValue {
-    let source: Source
-    static var defaultValue: Reading { globalReading }
-}
-
 /// A value with no references: reading it needs no retain/release.
 struct Counter: AmbientValue {
     var value: Int
     static var defaultValue: Counter { globalCounter }
 }
 
-/// Two more ambient types, for multi-value scopes and nesting.
+/// Another ambient type, injected by the inner scopes of the nesting cases.
 struct Filler: AmbientValue {
     var value: Int
     static var defaultValue: Filler { Filler(value: 0) }
 }
 
-struct Extra: AmbientValue {
-    var value: Int
-    static var defaultValue: Extra { Extra(value: 0) }
-}
-
-let globalReading = Reading(source: Source(id: 0))
-let injectedReading = Reading(source: Source(id: 1))
+let fixedDate = Date(timeIntervalSince1970: 1_000_000)
+let globalClock = Clock.live
+let injectedClock = Clock.fixed(fixedDate)
+let injectedDefaults = Defaults.inMemory(["k": "v"])
+let injectedLogger = Logger.discarding
 let globalCounter = Counter(value: 0)
 let atomicFloor = Atomic<Int>(0)
 
 /// A singleton accessor as legacy code has them (`UserDefaults.standard`, a getter in
-/// another module): a call that hands the caller its own +1 copy of the shared value (one
-/// retain, one release). `@_optimize(none)` stops the optimizer from turning the result
+/// another module): a call that hands the caller its own copy of the shared value. `@_optimize(none)` stops the optimizer from turning the result
 /// into a borrow of the global, which it can only do when it sees the global.
 @_optimize(none)
-func readingAccessor() -> Reading {
-    globalReading
+func clockAccessor() -> Clock {
+    globalClock
 }
-let fixedDate = Date(timeIntervalSince1970: 1_000_000)
 
 /// The raw floor: one `@TaskLocal`, used directly.
 enum Raw {
-    @TaskLocal static var reading = globalReading
+    @TaskLocal static var clock = globalClock
 }
 
 /// What the Objective-C singleton swizzle amounts to: a lock-protected global, swapped in
 /// and out with `defer`.
 enum Swizzled {
-    private static let state = Mutex(globalReading)
+    private static let state = Mutex(globalClock)
 
-    static var current: Reading { state.withLock { $0 } }
+    static var current: Clock { state.withLock { $0 } }
 
-    static func with<R>(_ value: Reading, _ body: () -> R) -> R {
+    static func with<R>(_ value: Clock, _ body: () -> R) -> R {
         let previous = state.withLock { state in
             defer { state = value }
             return state
@@ -69,8 +53,8 @@ enum Swizzled {
     }
 }
 
-enum ReadingKey: ServiceContextKey {
-    typealias Value = Reading
+enum ClockKey: ServiceContextKey {
+    typealias Value = Clock
 }
 
 /// One long-lived thread that is not a task: runs a closure and waits for it. The hand-off

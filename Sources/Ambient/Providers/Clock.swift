@@ -37,15 +37,39 @@ import Foundation
 /// try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
 /// ```
 public struct Clock: AmbientValue, CustomStringConvertible {
-    let backend: any ClockBackend
+    /// The live and fixed clocks are plain cases, so copying them (every read of
+    /// `Clock.current`) copies a few bytes and touches no reference count.
+    enum Storage: Sendable {
+        case live
+        case fixed(Date)
+        case backend(any ClockBackend)
+    }
+
+    let storage: Storage
 
     init(backend: any ClockBackend) {
-        self.backend = backend
+        self.storage = .backend(backend)
+    }
+
+    private init(_ storage: Storage) {
+        self.storage = storage
+    }
+
+    var backend: any ClockBackend {
+        switch storage {
+        case .live: LiveClockBackend.shared
+        case .fixed(let date): FixedClockBackend(date: date)
+        case .backend(let backend): backend
+        }
     }
 
     /// The current wall-clock time (what `Date()` returns on the live clock).
     public var now: Date {
-        backend.now
+        switch storage {
+        case .live: Date()
+        case .fixed(let date): date
+        case .backend(let backend): backend.now
+        }
     }
 
     /// The current monotonic instant: use it to measure elapsed time, never to tell the
@@ -79,11 +103,11 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     }
 
     /// The system clock: `Date()` for wall time, `ContinuousClock` for instants and sleeps.
-    public static let live = Clock(backend: LiveClockBackend())
+    public static let live = Clock(.live)
 
     /// The live clock: what ``AmbientValue/current`` returns when nothing is injected.
     public static var defaultValue: Clock {
-        live
+        Clock(.live)  // not `live`: a lazy global costs a once-check on every read
     }
 
     /// A clock whose time stands still at `date`; sleeps return at once (after checking
@@ -95,7 +119,7 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     /// }
     /// ```
     public static func fixed(_ date: Date) -> Clock {
-        Clock(backend: FixedClockBackend(date: date))
+        Clock(.fixed(date))
     }
 
     /// A clock where every sleep returns at once and moves time forward by its duration:
@@ -211,6 +235,9 @@ extension Duration {
 }
 
 struct LiveClockBackend: ClockBackend {
+    /// One origin for every live clock, so their instants compare.
+    static let shared = LiveClockBackend()
+
     let origin = ContinuousClock.now
 
     var now: Date { Date() }

@@ -231,7 +231,7 @@ public struct Logger: AmbientValue, CustomStringConvertible {
 
     /// One line per entry on standard error (and to `os.Logger` on Apple platforms), from
     /// ``Level/info`` up.
-    public static let live = Logger(sink: StandardErrorLogSink(), level: .info)
+    public static let live = Logger(sink: FileLogSink(), level: .info)
 
     /// The live logger.
     public static var defaultValue: Logger {
@@ -272,23 +272,39 @@ public protocol LogSink: Sendable {
     func write(_ entry: Logger.Entry)
 }
 
-/// Writes each entry's ``Logger/Entry/description`` as one line to standard error, and to
-/// the unified logging system on Apple platforms.
-public struct StandardErrorLogSink: LogSink, CustomStringConvertible {
-    /// A sink writing to standard error.
-    public init() {}
+/// Writes each entry's ``Logger/Entry/description`` as one line to a file handle —
+/// standard error unless told otherwise — and, for standard error on Apple platforms, to
+/// the unified logging system too.
+public struct FileLogSink: LogSink, CustomStringConvertible {
+    private let handle: FileHandle
+    private let isStandardError: Bool
 
-    /// Writes one line to standard error.
+    /// A sink writing to standard error.
+    public init() {
+        self.init(.standardError)
+    }
+
+    /// A sink writing to `handle` (a file, a pipe, …).
+    public init(_ handle: FileHandle) {
+        self.handle = handle
+        self.isStandardError = handle.fileDescriptor == FileHandle.standardError.fileDescriptor
+    }
+
+    /// Writes one line.
     public func write(_ entry: Logger.Entry) {
-        FileHandle.standardError.write(Data((entry.description + "\n").utf8))
+        handle.write(Data((entry.description + "\n").utf8))
         #if canImport(os)
-        os.Logger(subsystem: "Ambient", category: entry.fileID).log(
-            level: entry.level.osLogType, "\(entry.message, privacy: .public)")
+        if isStandardError {
+            os.Logger(subsystem: "Ambient", category: entry.fileID).log(
+                level: entry.level.osLogType, "\(entry.message, privacy: .public)")
+        }
         #endif
     }
 
-    /// `stderr`.
-    public var description: String { "stderr" }
+    /// `stderr`, or the file descriptor written to.
+    public var description: String {
+        isStandardError ? "stderr" : "fd \(handle.fileDescriptor)"
+    }
 }
 
 #if canImport(os)

@@ -89,6 +89,22 @@ struct LoggerTests {
         #expect(lines.get() == ["warning: kept"])
     }
 
+    @Test func theFileSinkWritesOneLinePerEntry() throws {
+        let pipe = Pipe()
+        let logger = Ambient.Logger(sink: FileLogSink(pipe.fileHandleForWriting), level: .info)
+        withInjected(Clock.fixed(Date(timeIntervalSince1970: 0))) {
+            logger.info("first", metadata: ["b": "2", "a": "1"])
+            logger.debug("below the level")
+            logger.error("second")
+        }
+        try pipe.fileHandleForWriting.close()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix("1970-01-01T00:00:00Z [info] first a=1 b=2 (AmbientTests/LoggerTests.swift:") == true)
+        #expect(lines.last?.hasPrefix("1970-01-01T00:00:00Z [error] second (AmbientTests/LoggerTests.swift:") == true)
+    }
+
     @Test func theLiveLoggerWritesToStandardErrorFromInfoUp() {
         #expect(Logger.current.level == .info)
         #expect(Logger.current.description == "Logger(stderr, level: info)")
