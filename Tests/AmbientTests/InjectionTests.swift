@@ -94,6 +94,22 @@ struct InjectionTests {
         }
     }
 
+    @Test func everyArityKeepsTheRules() {
+        // One, two and three values take specialised paths; four and more the variadic one.
+        withInjected(Tag("outer"), Number(value: 1), Mode.offline, Marker()) {
+            withInjected(Tag("a"), Tag("b")) { #expect(Snapshot.take() == Snapshot(tag: "b", number: 1)) }
+            withInjected(Number(value: 2), Tag("c"), Number(value: 3)) {
+                #expect(Snapshot.take() == Snapshot(tag: "c", number: 3))
+                #expect(Mode.current == .offline)
+            }
+            withInjected(Tag("d"), Number(value: 4), Mode.live, Tag("e")) {
+                #expect(Snapshot.take() == Snapshot(tag: "e", number: 4))
+                #expect(InjectionContext.current.injectedTypes.count == 4)
+            }
+            #expect(Snapshot.take() == Snapshot(tag: "outer", number: 1))
+        }
+    }
+
     @Test func storesValuesOfAnyLayout() {
         let aligned = Aligned(vector: [1, 2, 3, 4])
         let wide = Wide(9)

@@ -90,3 +90,53 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
 ) async throws(Failure) -> R {
     try await InjectionContext.current.injecting(value).run(isolation: isolation, body)
 }
+
+/// Runs `body` with `a` and `b` current: a faster form of the variadic
+/// ``withInjected(_:operation:)-(repeat each V,_)``, which the compiler picks for two
+/// arguments. Behaves identically.
+@inlinable
+public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    operation body: () throws(Failure) -> R
+) throws(Failure) -> R {
+    try InjectionContext.current.injecting(a, b).run(body)
+}
+
+/// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
+/// variadic `withInjected`, picked by the compiler.
+@inlinable
+public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
+) async throws(Failure) -> R {
+    try await InjectionContext.current.injecting(a, b).run(isolation: isolation, body)
+}
+
+/// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
+/// ``withInjected(_:operation:)-(repeat each V,_)``, which the compiler picks for three
+/// arguments. Behaves identically.
+@inlinable
+public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    _ c: C,
+    operation body: () throws(Failure) -> R
+) throws(Failure) -> R {
+    try InjectionContext.current.injecting(a, b, c).run(body)
+}
+
+/// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
+/// async variadic `withInjected`, picked by the compiler.
+@inlinable
+public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    _ c: C,
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
+) async throws(Failure) -> R {
+    try await InjectionContext.current.injecting(a, b, c).run(isolation: isolation, body)
+}

@@ -63,11 +63,27 @@ public struct InjectionContext: Sendable {
         InjectionContext(storage: ContextStorage.make(repeat each values, over: storage))
     }
 
-    /// This context with `value` injected on top (the one-value form of
-    /// ``injecting(_:)-(repeat each V)``, chosen automatically).
+    /// This context with `value` injected on top (a faster form of the variadic
+    /// `injecting`, chosen automatically for one value).
     @inlinable
     public func injecting<V: AmbientValue>(_ value: V) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(one: value, over: storage))
+    }
+
+    /// This context with `a` and `b` injected on top (a faster form of the variadic
+    /// `injecting`, chosen automatically for two values; `b` wins a shared type).
+    @inlinable
+    public func injecting<A: AmbientValue, B: AmbientValue>(_ a: A, _ b: B) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(a, b, over: storage))
+    }
+
+    /// This context with `a`, `b` and `c` injected on top (a faster form of the variadic
+    /// `injecting`, chosen automatically for three values; later arguments win a shared type).
+    @inlinable
+    public func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
+        _ a: A, _ b: B, _ c: C
+    ) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(a, b, c, over: storage))
     }
 
     /// The value this context injects for `type`, or `nil` if it injects none. Does not
