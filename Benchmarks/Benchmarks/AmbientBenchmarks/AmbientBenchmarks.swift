@@ -67,6 +67,19 @@ let benchmarks: @Sendable () -> Void = {
             for _ in 0..<n { blackHole(Raw.clock) }
         }
     }
+    both("raw: 3 TaskLocals read, bound, each") { n in
+        Raw.$clock.withValue(injectedClock) {
+            Raw.$defaults.withValue(injectedDefaults) {
+                Raw.$logger.withValue(injectedLogger) {
+                    for _ in 0..<(n / 3) {
+                        blackHole(Raw.clock)
+                        blackHole(Raw.defaults)
+                        blackHole(Raw.logger)
+                    }
+                }
+            }
+        }
+    }
     both("raw: TaskLocal withValue") { n in
         for _ in 0..<n { Raw.$clock.withValue(injectedClock) { blackHole(Raw.clock) } }
     }

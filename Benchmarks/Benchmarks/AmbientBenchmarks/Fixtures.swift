@@ -34,6 +34,8 @@ func clockAccessor() -> Clock {
 /// The raw floor: one `@TaskLocal`, used directly.
 enum Raw {
     @TaskLocal static var clock = globalClock
+    @TaskLocal static var defaults = Defaults.standard
+    @TaskLocal static var logger = Logger.live
 }
 
 /// What the Objective-C singleton swizzle amounts to: a lock-protected global, swapped in
