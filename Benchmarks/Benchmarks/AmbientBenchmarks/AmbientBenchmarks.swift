@@ -21,25 +21,22 @@ func mallocTolerance() -> [BenchmarkMetric: BenchmarkThresholds] {
     [.mallocCountTotal: BenchmarkThresholds(absolute: [.p90: 64])]
 }
 
+/// The suite's configuration: each sample runs a case `scaling` times.
+func configuration(_ scaling: BenchmarkScalingFactor) -> Benchmark.Configuration {
+    .init(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 3,
+        scalingFactor: scaling,
+        maxDuration: .milliseconds(600),
+        maxIterations: 300,
+        thresholds: mallocTolerance()
+    )
+}
+
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.throughput, .wallClock, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        warmupIterations: 3,
-        scalingFactor: .mega,
-        maxDuration: .milliseconds(600),
-        maxIterations: 300,
-        thresholds: mallocTolerance()
-    )
-    let kilo = Benchmark.Configuration(
-        metrics: [.throughput, .wallClock, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        warmupIterations: 3,
-        scalingFactor: .kilo,
-        maxDuration: .milliseconds(600),
-        maxIterations: 300,
-        thresholds: mallocTolerance()
-    )
+    Benchmark.defaultConfiguration = configuration(.mega)
+    let kilo = configuration(.kilo)
 
     // MARK: - Floor
 
