@@ -49,6 +49,9 @@ let benchmarks: @Sendable () -> Void = {
     both("floor: global let read, trivial value") { n in
         for _ in 0..<n { blackHole(globalCounter) }
     }
+    both("floor: allocate and free one object") { n in
+        for _ in 0..<n { blackHole(SnapshotSized()) }
+    }
     both("floor: Atomic<Int> load") { n in
         for _ in 0..<n { blackHole(atomicFloor.load(ordering: .relaxed)) }
     }
