@@ -9,6 +9,7 @@ let package = Package(
     ],
     products: [
         .library(name: "Ambient", targets: ["Ambient"]),
+        .library(name: "AmbientTesting", targets: ["AmbientTesting"]),
         .executable(name: "ambient-demo", targets: ["AmbientExample"]),
     ],
     targets: [
@@ -19,6 +20,11 @@ let package = Package(
             name: "Ambient",
             dependencies: ["_AmbientShims"]
         ),
+        // Swift Testing traits and XCTest helpers (both ship with the toolchain).
+        .target(
+            name: "AmbientTesting",
+            dependencies: ["Ambient"]
+        ),
         .executableTarget(
             name: "AmbientExample",
             dependencies: ["Ambient"]
@@ -26,6 +32,10 @@ let package = Package(
         .testTarget(
             name: "AmbientTests",
             dependencies: ["Ambient"]
+        ),
+        .testTarget(
+            name: "AmbientTestingTests",
+            dependencies: ["Ambient", "AmbientTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

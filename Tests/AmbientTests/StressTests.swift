@@ -68,3 +68,48 @@ struct StressTests {
         #expect(mismatches.get() == 0)
     }
 }
+
+@Suite("Isolation under load: deep nesting")
+struct DeepNestingStressTests {
+    /// 10,000 tasks, each running a random stack of 1–16 nested scopes of random values and
+    /// checking every read at every level against what it pushed.
+    @Test func tenThousandTasksWithRandomNestedScopes() async {
+        let tasks = 10_000
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    var random = RandomSource.seeded(UInt64(task))
+                    let depth = Int.random(in: 1...16, using: &random)
+                    let plan = (0..<depth).map { _ in (Int.random(in: 0..<3, using: &random), Int.random(in: 0..<1_000_000, using: &random)) }
+                    return await DeepNestingStressTests.run(plan[...], expected: (tag: "default", number: 0))
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
+    }
+
+    /// Pushes `plan` (kind, value) one scope at a time, checking reads before and after.
+    static func run(_ plan: ArraySlice<(Int, Int)>, expected: (tag: String, number: Int)) async -> Int {
+        var bad = (Tag.current.name == expected.tag && Number.current.value == expected.number) ? 0 : 1
+        guard let (kind, value) = plan.first else { return bad }
+        let rest = plan.dropFirst()
+        switch kind {
+        case 0:
+            bad += await withInjected(Tag("t\(value)")) {
+                await run(rest, expected: (tag: "t\(value)", number: expected.number))
+            }
+        case 1:
+            bad += await withInjected(Number(value: value)) {
+                await Task.yield()
+                return await run(rest, expected: (tag: expected.tag, number: value))
+            }
+        default:
+            bad += await withInjected(Number(value: value), Tag("b\(value)")) {
+                await run(rest, expected: (tag: "b\(value)", number: value))
+            }
+        }
+        if Tag.current.name != expected.tag || Number.current.value != expected.number { bad += 1 }
+        return bad
+    }
+}

@@ -38,6 +38,18 @@ public protocol AmbientValue: Sendable {
     /// It is evaluated on every such read, so make it cheap (return a stored singleton or
     /// a small value, never build something expensive here).
     static var defaultValue: Self { get }
+
+    /// What ``current`` returns under strict mode (``StrictMode``) when this type was not
+    /// injected: a harmless stand-in for tests. `nil` (the default) means
+    /// ``defaultValue``. Strict mode reports the read either way.
+    static var testValue: Self? { get }
+}
+
+extension AmbientValue {
+    /// No test value: strict mode falls back to ``defaultValue`` (and reports the read).
+    public static var testValue: Self? {
+        nil
+    }
 }
 
 extension AmbientValue {
@@ -65,8 +77,11 @@ extension AmbientValue {
         {
             return value
         }
-        if flags & RuntimeFlags.processWide != 0 {
-            return ProcessWide.value(of: Self.self)
+        if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self) {
+            return value
+        }
+        if flags & RuntimeFlags.strict != 0 {
+            return StrictMode.liveRead(of: Self.self)
         }
         return nil
     }

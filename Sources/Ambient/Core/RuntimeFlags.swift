@@ -10,6 +10,8 @@ enum RuntimeFlags {
     @usableFromInline static let bound: UInt32 = 1
     /// Set while a process-wide scope is active.
     @usableFromInline static let processWide: UInt32 = 2
+    /// Set once an enabled ``StrictMode`` has been created; never cleared.
+    @usableFromInline static let strict: UInt32 = 4
 
     /// Called before every binding: publishes the binding's key, then the flag, once.
     @inlinable

@@ -1,0 +1,80 @@
+import _AmbientShims
+
+/// Strict mode: inject it, and any ambient value read in its scope that was *not*
+/// injected — that would fall through to its live ``AmbientValue/defaultValue`` — is
+/// reported, and the type's ``AmbientValue/testValue`` (if it has one) is returned instead.
+/// It finds the hidden singletons a test forgot to fake.
+///
+/// Test frameworks wrap it (AmbientTesting's `.strict()` trait and `InjectingTestCase`);
+/// used directly it looks like this:
+///
+/// ```swift
+/// let strict = StrictMode(allowing: [Logger.self]) { type in
+///     print("\(type) was read but not injected")
+/// }
+/// withInjected(strict, Clock.fixed(noon)) {
+///     _ = Clock.current      // injected: fine
+///     _ = Logger.current     // allowed: fine
+///     _ = Defaults.current   // reported, then Defaults.testValue ?? Defaults.defaultValue
+/// }
+/// ```
+///
+/// When it is off (never injected), it costs nothing on the read path; when on, only reads
+/// that miss pay for the check. Values injected by ``withInjectedProcessWide(_:operation:)``
+/// count as injected.
+public struct StrictMode: AmbientValue, CustomStringConvertible {
+    let report: (@Sendable (any AmbientValue.Type) -> Void)?
+    let allowed: Set<ObjectIdentifier>
+
+    /// Strict mode that calls `report` with the type of every value read without being
+    /// injected, except the types in `allowed`. `report` runs on the reading thread, once
+    /// per read.
+    public init(
+        allowing allowed: [any AmbientValue.Type] = [],
+        report: @escaping @Sendable (_ type: any AmbientValue.Type) -> Void
+    ) {
+        self.report = report
+        self.allowed = Set(allowed.map { ObjectIdentifier($0) })
+        _ambient_flags_set(RuntimeFlags.strict)
+    }
+
+    private init() {
+        report = nil
+        allowed = []
+    }
+
+    /// Strict mode switched off: every read may fall through to the live default.
+    public static let off = StrictMode()
+
+    /// Off.
+    public static var defaultValue: StrictMode {
+        off
+    }
+
+    /// Whether reads of values that were not injected are reported.
+    public var isEnabled: Bool {
+        report != nil
+    }
+
+    /// Whether `type` may be read without being injected.
+    public func allows(_ type: any AmbientValue.Type) -> Bool {
+        !isEnabled || allowed.contains(ObjectIdentifier(type))
+    }
+
+    /// `StrictMode(on, allowing 1 type)` or `StrictMode(off)`.
+    public var description: String {
+        isEnabled ? "StrictMode(on, allowing \(allowed.count) types)" : "StrictMode(off)"
+    }
+
+    /// A read of `V` found nothing injected: report it if the bound strict mode says so,
+    /// and return the value to use instead of the live default, if any.
+    @usableFromInline
+    static func liveRead<V: AmbientValue>(of type: V.Type) -> V? {
+        guard V.self != StrictMode.self,
+            let strict = InjectionContext._withBoundStorage({ $0.value(of: StrictMode.self) }),
+            !strict.allows(V.self)
+        else { return nil }
+        strict.report?(V.self)
+        return V.testValue
+    }
+}

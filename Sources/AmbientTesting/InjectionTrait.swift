@@ -1,0 +1,54 @@
+import Ambient
+import Testing
+
+/// A Swift Testing trait that injects ambient values around a test — or around every test
+/// of a suite — for exactly the test's body. Create it with ``Testing/Trait/injecting(_:)``.
+///
+/// ```swift
+/// @Suite(.injecting(Defaults.inMemory(["defaultColour": "Red"])))
+/// struct WidgetTests {
+///     @Test(.injecting(Clock.fixed(noon)))
+///     func widgetIsRedAtNoon() {
+///         #expect(makeWidget() == "RedWidget")
+///     }
+/// }
+/// ```
+///
+/// Suite and test traits compose: the suite's values are injected first, the test's on top,
+/// so the test's values win for the types both inject. Parallel tests stay isolated: each
+/// runs in its own task with its own values.
+public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
+    let inject: @Sendable (InjectionContext) -> InjectionContext
+
+    /// Applies to every test in a suite it is attached to.
+    public var isRecursive: Bool {
+        true
+    }
+
+    /// Scopes each test case, never a whole suite at once (tests of a suite may run in
+    /// parallel, each in its own task).
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> InjectionTrait? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test with the values injected on top of whatever is current.
+    public func provideScope(
+        for test: Test,
+        testCase: Test.Case?,
+        performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await inject(InjectionContext.current).run { try await function() }
+    }
+}
+
+extension Trait where Self == InjectionTrait {
+    /// Injects `values` around the test (or each test of the suite).
+    ///
+    /// ```swift
+    /// @Test(.injecting(Clock.fixed(noon), Defaults.inMemory(["k": "v"])))
+    /// func readsTheFakes() { … }
+    /// ```
+    public static func injecting<each V: AmbientValue>(_ values: repeat each V) -> Self {
+        InjectionTrait { $0.injecting(repeat each values) }
+    }
+}

@@ -1,0 +1,48 @@
+import Ambient
+import AmbientTesting
+import Foundation
+import Testing
+
+let noon = Date(timeIntervalSince1970: 43_200)
+let midnight = Date(timeIntervalSince1970: 0)
+
+@Suite(.injecting(Clock.fixed(midnight), Defaults.inMemory(["colour": "Red"])))
+struct InjectionTraitTests {
+    @Test func suiteValuesAreInjectedIntoEveryTest() {
+        #expect(Clock.current.now == midnight)
+        #expect(Defaults.current.string(forKey: "colour") == "Red")
+    }
+
+    @Test(.injecting(Clock.fixed(noon)))
+    func testValuesWinOverSuiteValuesAndTheRestStays() {
+        #expect(Clock.current.now == noon)
+        #expect(Defaults.current.string(forKey: "colour") == "Red")
+    }
+
+    @Test(.injecting(Logger.capturing()))
+    func valuesReachChildTasks() async {
+        async let child = Clock.current.now
+        #expect(await child == midnight)
+        Logger.current.info("logged")
+        #expect(Logger.current.captured.map(\.message) == ["logged"])
+    }
+
+    @Test(.injecting(Mode.offline), arguments: 0..<3)
+    func everyCaseOfAParameterisedTestIsScoped(_ index: Int) {
+        #expect(Mode.current == .offline)
+        #expect(Clock.current.now == midnight)
+    }
+}
+
+enum Mode: AmbientValue {
+    case live, offline
+    static var defaultValue: Mode { .live }
+}
+
+@Suite("Outside any trait")
+struct NoTraitTests {
+    @Test func nothingIsInjected() {
+        #expect(InjectionContext.current[Clock.self] == nil)
+        #expect(Mode.current == .live)
+    }
+}

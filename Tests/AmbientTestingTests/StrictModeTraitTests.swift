@@ -1,0 +1,69 @@
+import Ambient
+import AmbientTesting
+import Foundation
+import Testing
+
+/// Read only by these tests, so strict-mode reports are predictable.
+struct Hidden: AmbientValue, Equatable {
+    var name: String
+    static var defaultValue: Hidden { Hidden(name: "live") }
+}
+
+/// Has a test value: strict mode returns it instead of the live default.
+struct Faked: AmbientValue, Equatable {
+    var name: String
+    static var defaultValue: Faked { Faked(name: "live") }
+    static var testValue: Faked? { Faked(name: "test") }
+}
+
+@Suite(.strict(allowing: [Logger.self]))
+struct StrictModeTraitTests {
+    @Test func readingAValueThatWasNotInjectedRecordsAnIssueNamingIt() {
+        withKnownIssue {
+            _ = Hidden.current
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Hidden.current was read but no Hidden was injected") }
+        }
+    }
+
+    @Test func theTypesTestValueIsReturnedInsteadOfTheLiveOne() {
+        withKnownIssue {
+            #expect(Faked.current == Faked(name: "test"))
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Faked") }
+        }
+    }
+
+    @Test func eachTypeIsReportedOncePerTest() {
+        // Two reads, one issue: `withKnownIssue` would still pass with two, so count them.
+        let issues = Counter()
+        withKnownIssue {
+            _ = Hidden.current
+            _ = Hidden.current
+        } matching: { issue in
+            issues.increment()
+            return true
+        }
+        #expect(issues.value == 1)
+    }
+
+    @Test(.injecting(Hidden(name: "fake"))) func injectedValuesAreFine() {
+        #expect(Hidden.current == Hidden(name: "fake"))
+    }
+
+    @Test func allowedTypesMayBeReadLive() {
+        _ = Logger.current
+    }
+
+    @Test func valuesInjectedInTheBodyAreFine() {
+        withInjected(Hidden(name: "body")) { #expect(Hidden.current.name == "body") }
+    }
+}
+
+final class Counter: @unchecked Sendable {
+    // @unchecked: `count` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}

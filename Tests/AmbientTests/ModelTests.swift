@@ -1,0 +1,125 @@
+import Ambient
+import Testing
+
+/// Used only by the model test (it injects them process-wide).
+struct ModelA: AmbientValue {
+    var value: Int
+    static var defaultValue: ModelA { ModelA(value: -1) }
+}
+
+struct ModelB: AmbientValue {
+    var value: Int
+    static var defaultValue: ModelB { ModelB(value: -2) }
+}
+
+/// Random programs of nested `withInjected`, `InjectionContext.current` captures, `run`
+/// of captured contexts and process-wide scopes, executed for real and against a tiny
+/// reference model; every read must agree. Seeds are fixed; a failure names its seed.
+@Suite("Model-based", .serialized)
+struct ModelTests {
+    /// The model: what a task/thread binding holds, and the process-wide layers.
+    struct Model {
+        var binding: [Int: Int] = [:]  // type index → value
+        var processWide: [Int: Int] = [:]
+        var captured: [[Int: Int]] = []
+
+        func expected(_ type: Int) -> Int {
+            binding[type] ?? processWide[type] ?? (type == 0 ? -1 : -2)
+        }
+    }
+
+    indirect enum Step {
+        case read(Int)
+        case inject(Int, Int, [Step])
+        case injectBoth(Int, Int, [Step])
+        case capture
+        case run(Int, [Step])
+        case processWide(Int, Int, [Step])
+    }
+
+    static func program(_ random: inout RandomSource, depth: Int) -> [Step] {
+        (0..<Int.random(in: 1...4, using: &random)).map { _ in
+            let kind = depth > 4 ? 0 : Int.random(in: 0..<7, using: &random)
+            let type = Int.random(in: 0..<2, using: &random)
+            let value = Int.random(in: 0..<1_000, using: &random)
+            switch kind {
+            case 1, 2: return .inject(type, value, program(&random, depth: depth + 1))
+            case 3: return .injectBoth(value, value + 1, program(&random, depth: depth + 1))
+            case 4: return .capture
+            case 5: return .run(Int.random(in: 0..<8, using: &random), program(&random, depth: depth + 1))
+            case 6: return .processWide(type, value, program(&random, depth: depth + 1))
+            default: return .read(type)
+            }
+        }
+    }
+
+    /// Runs `steps` for real while updating `model`; returns the reads that disagreed.
+    static func execute(_ steps: [Step], _ model: inout Model, contexts: inout [InjectionContext], processWideDepth: Int) -> [String] {
+        var mismatches: [String] = []
+        for step in steps {
+            switch step {
+            case .read(let type):
+                let actual = type == 0 ? ModelA.current.value : ModelB.current.value
+                if actual != model.expected(type) {
+                    mismatches.append("read \(type): got \(actual), model says \(model.expected(type))")
+                }
+            case .inject(let type, let value, let body):
+                let saved = model.binding
+                model.binding[type] = value
+                let run = { (model: inout Model, contexts: inout [InjectionContext]) in
+                    mismatches += execute(body, &model, contexts: &contexts, processWideDepth: processWideDepth)
+                }
+                if type == 0 {
+                    withInjected(ModelA(value: value)) { run(&model, &contexts) }
+                } else {
+                    withInjected(ModelB(value: value)) { run(&model, &contexts) }
+                }
+                model.binding = saved
+            case .injectBoth(let a, let b, let body):
+                let saved = model.binding
+                model.binding[0] = a
+                model.binding[1] = b
+                withInjected(ModelA(value: a), ModelB(value: b)) {
+                    mismatches += execute(body, &model, contexts: &contexts, processWideDepth: processWideDepth)
+                }
+                model.binding = saved
+            case .capture:
+                contexts.append(InjectionContext.current)
+                model.captured.append(model.binding)
+            case .run(let index, let body):
+                guard !contexts.isEmpty else { continue }
+                let slot = index % contexts.count
+                let saved = model.binding
+                model.binding = model.captured[slot]
+                contexts[slot].run {
+                    mismatches += execute(body, &model, contexts: &contexts, processWideDepth: processWideDepth)
+                }
+                model.binding = saved
+            case .processWide(let type, let value, let body):
+                guard processWideDepth < 2 else { continue }
+                let saved = model.processWide
+                model.processWide[type] = value
+                let inner = { (model: inout Model, contexts: inout [InjectionContext]) in
+                    mismatches += execute(body, &model, contexts: &contexts, processWideDepth: processWideDepth + 1)
+                }
+                if type == 0 {
+                    withInjectedProcessWide(ModelA(value: value)) { inner(&model, &contexts) }
+                } else {
+                    withInjectedProcessWide(ModelB(value: value)) { inner(&model, &contexts) }
+                }
+                model.processWide = saved
+            }
+        }
+        return mismatches
+    }
+
+    @Test(arguments: 0..<300)
+    func randomProgramsAgreeWithTheModel(seed: Int) {
+        var random = RandomSource.seeded(UInt64(seed))
+        let steps = Self.program(&random, depth: 0)
+        var model = Model()
+        var contexts: [InjectionContext] = []
+        let mismatches = Self.execute(steps, &model, contexts: &contexts, processWideDepth: 0)
+        #expect(mismatches.isEmpty, "seed \(seed): \(mismatches.prefix(3))")
+    }
+}

@@ -1,0 +1,70 @@
+import Ambient
+import Testing
+
+/// Read only here (and injected process-wide only here), so reports are predictable.
+struct Unfaked: AmbientValue, Equatable {
+    var name: String
+    static var defaultValue: Unfaked { Unfaked(name: "live") }
+}
+
+struct WithTestValue: AmbientValue, Equatable {
+    var name: String
+    static var defaultValue: WithTestValue { WithTestValue(name: "live") }
+    static var testValue: WithTestValue? { WithTestValue(name: "test") }
+}
+
+@Suite("StrictMode", .serialized)
+struct StrictModeTests {
+    func recording(allowing allowed: [any AmbientValue.Type] = []) -> (StrictMode, Locked<[String]>) {
+        let reports = Locked<[String]>([])
+        return (StrictMode(allowing: allowed) { type in reports.update { $0.append("\(type)") } }, reports)
+    }
+
+    @Test func aValueThatWasNotInjectedIsReportedAndItsDefaultReturned() {
+        let (strict, reports) = recording()
+        withInjected(strict) {
+            #expect(Unfaked.current == Unfaked(name: "live"))
+            #expect(Unfaked.current == Unfaked(name: "live"))
+        }
+        #expect(reports.get() == ["Unfaked", "Unfaked"])  // once per read; frameworks dedupe
+    }
+
+    @Test func theTestValueIsReturnedWhenTheTypeHasOne() {
+        let (strict, reports) = recording()
+        withInjected(strict) { #expect(WithTestValue.current.name == "test") }
+        #expect(reports.get() == ["WithTestValue"])
+        #expect(WithTestValue.current.name == "live")  // outside strict mode: the default
+    }
+
+    @Test func injectedAllowedAndProcessWideValuesAreNotReported() async {
+        let (strict, reports) = recording(allowing: [WithTestValue.self])
+        withInjected(strict, Unfaked(name: "fake")) {
+            #expect(Unfaked.current.name == "fake")
+            #expect(WithTestValue.current.name == "live")  // allowed: the live value
+        }
+        await withInjectedProcessWide(Unfaked(name: "process")) { () async in
+            withInjected(strict) { #expect(Unfaked.current.name == "process") }
+        }
+        #expect(reports.get().isEmpty)
+    }
+
+    @Test func offAndOutsideItsScopeNothingIsReported() {
+        let (strict, reports) = recording()
+        withInjected(StrictMode.off) { _ = Unfaked.current }
+        withInjected(strict) {}
+        _ = Unfaked.current
+        #expect(reports.get().isEmpty)
+        #expect(!StrictMode.off.isEnabled && strict.isEnabled)
+        #expect(StrictMode.off.allows(Unfaked.self) && !strict.allows(Unfaked.self))
+        #expect("\(strict)" == "StrictMode(on, allowing 0 types)")
+    }
+
+    @Test func childTasksInheritStrictMode() async {
+        let (strict, reports) = recording()
+        await withInjected(strict) {
+            async let read = Unfaked.current
+            _ = await read
+        }
+        #expect(reports.get() == ["Unfaked"])
+    }
+}
