@@ -2,7 +2,8 @@ import Ambient
 import Testing
 
 /// A Swift Testing trait that injects ambient values around a test — or around every test
-/// of a suite — for exactly the test's body. Create it with ``Testing/Trait/injecting(_:)``.
+/// of a suite — for exactly the test's body. Create it with ``Testing/Trait/injecting(_:)``
+/// or, for strict mode, ``Testing/Trait/strict(allowing:)``.
 ///
 /// ```swift
 /// @Suite(.injecting(Defaults.inMemory(["defaultColour": "Red"])))
@@ -18,7 +19,8 @@ import Testing
 /// so the test's values win for the types both inject. Parallel tests stay isolated: each
 /// runs in its own task with its own values.
 public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
-    let inject: @Sendable (InjectionContext) -> InjectionContext
+    /// Builds the test's context on top of the current one; called once per test case.
+    let inject: @Sendable (InjectionContext, Test) -> InjectionContext
 
     /// Applies to every test in a suite it is attached to.
     public var isRecursive: Bool {
@@ -37,7 +39,7 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await inject(InjectionContext.current).run { try await function() }
+        try await inject(InjectionContext.current, test).run { try await function() }
     }
 }
 
@@ -49,6 +51,6 @@ extension Trait where Self == InjectionTrait {
     /// func readsTheFakes() { … }
     /// ```
     public static func injecting<each V: AmbientValue>(_ values: repeat each V) -> Self {
-        InjectionTrait { $0.injecting(repeat each values) }
+        InjectionTrait { context, _ in context.injecting(repeat each values) }
     }
 }

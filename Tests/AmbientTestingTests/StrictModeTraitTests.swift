@@ -17,7 +17,7 @@ struct Faked: AmbientValue, Equatable {
 }
 
 @Suite(.strict(allowing: [Logger.self]))
-struct StrictModeTraitTests {
+struct InjectionTraitTests {
     @Test func readingAValueThatWasNotInjectedRecordsAnIssueNamingIt() {
         withKnownIssue {
             _ = Hidden.current

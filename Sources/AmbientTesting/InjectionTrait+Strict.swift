@@ -1,0 +1,52 @@
+import Ambient
+import Foundation
+import Testing
+
+extension Trait where Self == InjectionTrait {
+    /// Strict mode (``Ambient/StrictMode``) for the test, or each test of the suite: any
+    /// ambient value the test reads without having injected it — a live singleton it forgot
+    /// to fake — is recorded as an issue against the test, once per type. `allowed` types
+    /// may be read live.
+    ///
+    /// ```swift
+    /// @Suite(.strict(allowing: [Logger.self]), .injecting(Clock.fixed(noon)))
+    /// struct ReminderTests {
+    ///     @Test func dueDates() {
+    ///         _ = scheduler.nextDue()   // reads Defaults.current → issue: "Defaults.current was read …"
+    ///     }
+    /// }
+    /// ```
+    public static func strict(allowing allowed: [any AmbientValue.Type] = []) -> Self {
+        InjectionTrait { context, test in
+            let reported = LiveReadLog()
+            let location = test.sourceLocation
+            return context.injecting(
+                StrictMode(allowing: allowed) { type in
+                    guard reported.firstTime(type) else { return }
+                    let message = StrictModeMessage.text(
+                        for: type, fix: ".injecting(…)", allow: ".strict(allowing: [\(type).self])")
+                    Issue.record(Comment(rawValue: message), sourceLocation: location)
+                })
+        }
+    }
+}
+
+/// The failure message, shared by the Swift Testing trait and the XCTest helper.
+enum StrictModeMessage {
+    static func text(for type: any AmbientValue.Type, fix: String, allow: String) -> String {
+        "Strict mode: \(type).current was read but no \(type) was injected, so the test used the live "
+            + "\(type).defaultValue (a real singleton). Inject a fake with \(fix) or withInjected(…), "
+            + "or allow the live value with \(allow)."
+    }
+}
+
+/// Which types have been reported in one test, so each is reported once.
+final class LiveReadLog: @unchecked Sendable {
+    // @unchecked: `seen` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var seen: Set<ObjectIdentifier> = []
+
+    func firstTime(_ type: any AmbientValue.Type) -> Bool {
+        lock.withLock { seen.insert(ObjectIdentifier(type)).inserted }
+    }
+}
