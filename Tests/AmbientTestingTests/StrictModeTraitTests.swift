@@ -17,7 +17,7 @@ struct Faked: AmbientValue, Equatable {
 }
 
 @Suite(.strict(allowing: [Logger.self]))
-struct InjectionTraitTests {
+struct StrictModeTraitTests {
     @Test func readingAValueThatWasNotInjectedRecordsAnIssueNamingIt() {
         withKnownIssue {
             _ = Hidden.current
