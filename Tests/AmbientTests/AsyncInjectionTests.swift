@@ -101,6 +101,30 @@ struct AsyncInjectionTests {
         }
     }
 
+    @Test func anEarlyExitFromATaskGroupRestoresEveryLevel() async {
+        await withInjected(Tag("outer")) {
+            let first = await withInjected(Number(value: 1)) {
+                await withTaskGroup(of: String.self) { group in
+                    for index in 0..<8 {
+                        group.addTask {
+                            await withInjected(Tag("child \(index)")) {
+                                try? await Task.sleep(for: index == 0 ? .zero : .seconds(60))
+                                return Tag.current.name
+                            }
+                        }
+                    }
+                    let first = await group.next()
+                    group.cancelAll()  // the other seven end early, by cancellation
+                    #expect(Snapshot.take() == Snapshot(tag: "outer", number: 1))
+                    return first
+                }
+            }
+            #expect(first == "child 0")
+            #expect(Snapshot.take() == Snapshot(tag: "outer", number: 0))
+        }
+        #expect(Snapshot.take() == Snapshot(tag: "default", number: 0))
+    }
+
     @MainActor
     @Test func runsOnTheCallersActorAndPassesNonSendableResultsThrough() async {
         final class NotSendable { var hits = 0 }
