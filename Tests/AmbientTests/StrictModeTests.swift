@@ -13,6 +13,12 @@ struct WithTestValue: AmbientValue, Equatable {
     static var testValue: WithTestValue? { WithTestValue(name: "test") }
 }
 
+/// Opts out of strict mode for good.
+struct AlwaysLive: AmbientValue {
+    static var defaultValue: AlwaysLive { AlwaysLive() }
+    static var allowsLiveReadsUnderStrictMode: Bool { true }
+}
+
 @Suite("StrictMode", .serialized)
 struct StrictModeTests {
     func recording(allowing allowed: [any AmbientValue.Type] = []) -> (StrictMode, Locked<[String]>) {
@@ -45,6 +51,12 @@ struct StrictModeTests {
         await withInjectedProcessWide(Unfaked(name: "process")) { () async in
             withInjected(strict) { #expect(Unfaked.current.name == "process") }
         }
+        #expect(reports.get().isEmpty)
+    }
+
+    @Test func typesThatOptOutAreNeverReported() {
+        let (strict, reports) = recording()
+        withInjected(strict) { _ = AlwaysLive.current }
         #expect(reports.get().isEmpty)
     }
 

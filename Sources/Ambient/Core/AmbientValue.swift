@@ -43,12 +43,22 @@ public protocol AmbientValue: Sendable {
     /// injected: a harmless stand-in for tests. `nil` (the default) means
     /// ``defaultValue``. Strict mode reports the read either way.
     static var testValue: Self? { get }
+
+    /// Whether strict mode lets this type be read live without reporting it (a type that is
+    /// harmless to leave real in tests, such as a logger writing to stderr). `false` by
+    /// default.
+    static var allowsLiveReadsUnderStrictMode: Bool { get }
 }
 
 extension AmbientValue {
     /// No test value: strict mode falls back to ``defaultValue`` (and reports the read).
     public static var testValue: Self? {
         nil
+    }
+
+    /// `false`: strict mode reports live reads of this type.
+    public static var allowsLiveReadsUnderStrictMode: Bool {
+        false
     }
 }
 

@@ -19,6 +19,10 @@ import _AmbientShims
 /// }
 /// ```
 ///
+/// A type can opt out for good by declaring
+/// ``AmbientValue/allowsLiveReadsUnderStrictMode`` `true`; a scope can allow more types
+/// with `allowing:`.
+///
 /// When it is off (never injected), it costs nothing on the read path; when on, only reads
 /// that miss pay for the check. Values injected by ``withInjectedProcessWide(_:operation:)``
 /// count as injected.
@@ -70,7 +74,7 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
     /// and return the value to use instead of the live default, if any.
     @usableFromInline
     static func liveRead<V: AmbientValue>(of type: V.Type) -> V? {
-        guard V.self != StrictMode.self,
+        guard V.self != StrictMode.self, !V.allowsLiveReadsUnderStrictMode,
             let strict = InjectionContext._withBoundStorage({ $0.value(of: StrictMode.self) }),
             !strict.allows(V.self)
         else { return nil }
