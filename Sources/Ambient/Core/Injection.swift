@@ -21,7 +21,7 @@
 /// - Other tasks and threads are unaffected, so parallel tests never see each other's
 ///   values. Work hopping to `Task.detached`, `DispatchQueue` or `Thread` does not inherit
 ///   the values; carry them with ``InjectionContext/current`` and
-///   ``InjectionContext/bind(_:)-(()->R)``, or see ``withInjectedProcessWide(_:operation:)``.
+///   `InjectionContext.bind(_:)`, or see ``withInjectedProcessWide(_:operation:)``.
 ///
 /// - Parameters:
 ///   - values: The values to make current.
@@ -63,7 +63,7 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
 }
 
 /// Runs `body` with `value` current: the one-value form of
-/// ``withInjected(_:operation:)-(repeat each V,_)``, which the compiler picks for a single
+/// variadic `withInjected(_:operation:)`, which the compiler picks for a single
 /// argument. Behaves identically; it exists because it is faster.
 ///
 /// ```swift
@@ -80,7 +80,7 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async
-/// ``withInjected(_:isolation:operation:)-(repeat each V,_,_)``, which the compiler picks
+/// variadic async `withInjected(_:isolation:operation:)`, which the compiler picks
 /// for a single argument.
 @inlinable
 public func withInjected<V: AmbientValue, R, Failure: Error>(
@@ -92,7 +92,7 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
-/// ``withInjected(_:operation:)-(repeat each V,_)``, which the compiler picks for two
+/// variadic `withInjected(_:operation:)`, which the compiler picks for two
 /// arguments. Behaves identically.
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
@@ -116,7 +116,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
-/// ``withInjected(_:operation:)-(repeat each V,_)``, which the compiler picks for three
+/// variadic `withInjected(_:operation:)`, which the compiler picks for three
 /// arguments. Behaves identically.
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(

@@ -26,7 +26,7 @@ import Foundation
 /// ```
 ///
 /// ## Bad input
-/// Only property-list values can be stored. ``set(_:forKey:)-(Any?,_)`` throws
+/// Only property-list values can be stored. `set(_:forKey:)` (the `Any?` form) throws
 /// ``InvalidValue`` (naming the key and the type) for anything else, and the store is left
 /// unchanged. Reading a key as the wrong type returns `nil` (or `0`, `false`, the key's
 /// default) — it never crashes.
