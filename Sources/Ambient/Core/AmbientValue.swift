@@ -29,7 +29,9 @@ import _AmbientShims
 /// 1. the innermost ``withInjected(_:operation:)`` (or ``InjectionContext/run(_:)``) scope on this
 ///    task — or, in synchronous code outside any task, on this thread;
 /// 2. otherwise an active ``withInjectedProcessWide(_:operation:)`` scope;
-/// 3. otherwise ``defaultValue``.
+/// 3. otherwise, under an enabled ``StrictMode`` that does not allow the type, the read is
+///    reported and ``testValue`` is used if the type has one;
+/// 4. otherwise ``defaultValue``.
 ///
 /// A process that never injects anything pays one atomic load per read before step 3.
 public protocol AmbientValue: Sendable {
@@ -79,7 +81,8 @@ extension AmbientValue {
         return _injected(flags: flags) ?? defaultValue
     }
 
-    /// The slow half of ``current``: the task/thread binding, then the process-wide scope.
+    /// The slow half of ``current``: the task/thread binding, then the process-wide scope,
+    /// then strict mode's report and test value.
     @inlinable
     static func _injected(flags: UInt32) -> Self? {
         if flags & RuntimeFlags.bound != 0,
