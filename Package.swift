@@ -37,6 +37,10 @@ let package = Package(
             name: "AmbientTestingTests",
             dependencies: ["Ambient", "AmbientTesting"]
         ),
+        .testTarget(
+            name: "AmbientExampleTests",
+            dependencies: ["AmbientExample", "Ambient", "AmbientTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

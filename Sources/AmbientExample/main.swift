@@ -1,94 +1,82 @@
-// ambient-demo: legacy code that reads a global, made testable by one conformance.
+// ambient-demo: legacy code (Legacy.swift) run twice — live, and inside withInjected with
+// fakes — printing what each run saw side by side, then a short overhead table.
 //
-// `Preferences` stands in for a singleton such as `UserDefaults.standard`: the code below
-// reads `Preferences.current` deep inside, with no parameter threaded through. The demo
-// runs the same code live and then inside injection scopes, and checks what each saw.
+//   swift run -c release ambient-demo [--live-only | --injected-only] [--no-bench]
 import Ambient
-import Dispatch
 import Foundation
 
-/// A user-made ambient value: conform, supply the live default, done.
-struct Preferences: AmbientValue {
-    var values: [String: String]
-    static let standard = Preferences(values: ["defaultColour": "Blue"])
-    static var defaultValue: Preferences { standard }
+let arguments = Set(CommandLine.arguments.dropFirst())
+let known: Set<String> = ["--help", "-h", "--live-only", "--injected-only", "--no-bench"]
+if !arguments.isSubset(of: known) || arguments.contains("--help") || arguments.contains("-h") {
+    let unknown = arguments.subtracting(known)
+    if !unknown.isEmpty { print("ambient-demo: unknown option \(unknown.sorted().joined(separator: ", "))\n") }
+    print("""
+        usage: ambient-demo [--live-only | --injected-only] [--no-bench]
 
-    func string(forKey key: String) -> String? { values[key] }
+        Runs a small legacy program (a widget maker, reminder ids, a reminder scheduler,
+        a note search on its own queue, logging) twice: live (UserDefaults.standard, the
+        system clock, stderr) and inside withInjected (in-memory defaults, a TestClock it
+        advances, a capturing logger), and prints what each run saw.
+
+          --live-only       only the live run
+          --injected-only   only the injected run (checked: exit 1 if it saw anything unexpected)
+          --no-bench        skip the overhead table
+        """)
+    exit(unknown.isEmpty ? 0 : 64)
 }
 
-// MARK: - Legacy code: unchanged except `Preferences.current`.
+let runLiveRun = !arguments.contains("--injected-only")
+let runInjectedRun = !arguments.contains("--live-only")
 
-func makeWidget() -> String {
-    (Preferences.current.string(forKey: "defaultColour") ?? "") + "Widget"
+func show(_ date: Date) -> String { date.formatted(.iso8601) }
+
+var live: Observations?
+var injected: Observations?
+var entries: [Logger.Entry] = []
+var problems: [String] = []
+
+do {
+    if runLiveRun { live = try await runLive() }
+    if runInjectedRun { (injected, entries) = try await runInjected() }
+} catch {
+    print("ambient-demo: the run failed: \(error)")
+    exit(1)
 }
 
-/// Does its work on a private queue, as legacy code does.
-final class WidgetFactory: Sendable {
-    private let queue = DispatchQueue(label: "WidgetFactory")
-
-    func makeWidgetOnMyQueue(completion: @escaping @Sendable (String) -> Void) {
-        queue.async { completion(makeWidget()) }
-    }
-
-    /// Waits for `makeWidgetOnMyQueue` (a semaphore orders the write before the read).
-    func makeWidgetAndWait() -> String {
-        let done = DispatchSemaphore(value: 0)
-        let result = Box()
-        makeWidgetOnMyQueue { widget in
-            result.value = widget
-            done.signal()
-        }
-        done.wait()
-        return result.value
-    }
+if let injected {
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    let expected = Observations(
+        widget: "RedWidget", reminderIds: [1, 2], reminderDue: start.addingTimeInterval(3_600),
+        reminderFired: start.addingTimeInterval(3_600), search: ["buy milk", "milk the cow"])
+    if injected != expected { problems.append("injected run saw \(injected), expected \(expected)") }
+    if entries.count != 6 { problems.append("captured \(entries.count) log entries, expected 6") }
 }
 
-// MARK: - The demo
-
-var failures = 0
-var checks = 0
-@MainActor func check(_ label: String, _ actual: String, _ expected: String) {
-    let ok = actual == expected
-    checks += 1
-    if !ok { failures += 1 }
-    print("\(ok ? "ok  " : "FAIL") \(label.padding(toLength: 58, withPad: " ", startingAt: 0)) \(actual)")
+let rows: [(String, (Observations) -> String)] = [
+    ("makeWidget()", { $0.widget }),
+    ("nextReminderId() twice", { $0.reminderIds.map(String.init).joined(separator: ", ") }),
+    ("reminder due", { show($0.reminderDue) }),
+    ("reminder fired", { show($0.reminderFired) }),
+    ("NoteManager.search(\"milk\")", { $0.search.joined(separator: ", ") }),
+]
+print("| what the legacy code saw | live | injected |")
+print("|---|---|---|")
+for (label, value) in rows {
+    print("| \(label) | \(live.map(value) ?? "—") | \(injected.map(value) ?? "—") |")
+}
+if runInjectedRun {
+    print("\nLogged in the injected run (captured, timestamps from the TestClock):")
+    for entry in entries { print("  \(entry)") }
 }
 
-let factory = WidgetFactory()
-
-check("live", makeWidget(), "BlueWidget")
-
-withInjected(Preferences(values: ["defaultColour": "Red"])) {
-    check("withInjected", makeWidget(), "RedWidget")
-    withInjected(Preferences(values: ["defaultColour": "Green"])) {
-        check("nested withInjected (innermost wins)", makeWidget(), "GreenWidget")
-    }
-    check("after the nested scope (restored)", makeWidget(), "RedWidget")
-
-    // A private queue does not inherit the scope...
-    check("legacy queue, not carried", factory.makeWidgetAndWait(), "BlueWidget")
-    // ...unless the completion handler is bound to it.
-    let done = DispatchSemaphore(value: 0)
-    let carried = Box()
-    factory.makeWidgetOnMyQueue(completion: InjectionContext.current.bind { _ in
-        carried.value = makeWidget()  // runs on the factory's queue, in the bound context
-        done.signal()
-    })
-    done.wait()
-    check("legacy queue, completion bound with bind", carried.value, "RedWidget")
+if !arguments.contains("--no-bench") {
+    print("\nOverhead, in process (median of 5 rounds; the full suite is Benchmarks/run):\n")
+    print(Overhead.table())
 }
 
-withInjectedProcessWide(Preferences(values: ["defaultColour": "Purple"])) {
-    check("legacy queue inside withInjectedProcessWide", factory.makeWidgetAndWait(), "PurpleWidget")
-}
-
-check("live again", makeWidget(), "BlueWidget")
-
-print(failures == 0 ? "all \(checks) checks passed" : "\(failures) of \(checks) checks failed")
-exit(failures == 0 ? 0 : 1)
-
-/// A string handed back from the factory's queue.
-final class Box: @unchecked Sendable {
-    // @unchecked: written on the queue before a semaphore signal, read after the wait.
-    var value = ""
+if problems.isEmpty {
+    print("\nambient-demo: OK")
+} else {
+    for problem in problems { print("ambient-demo: FAIL \(problem)") }
+    exit(1)
 }

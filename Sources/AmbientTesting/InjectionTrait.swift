@@ -50,7 +50,29 @@ extension Trait where Self == InjectionTrait {
     /// @Test(.injecting(Clock.fixed(noon), Defaults.inMemory(["k": "v"])))
     /// func readsTheFakes() { … }
     /// ```
+    ///
+    /// A trait is built once, where it is declared, so these exact values are shared by
+    /// every test of a suite and every case of a parameterised test. That is right for
+    /// plain values (`Clock.fixed`); for fakes that record or store (`Defaults.inMemory`,
+    /// `Logger.capturing`, a `TestClock`) give each test its own with
+    /// ``injecting(fresh:)``.
     public static func injecting<each V: AmbientValue>(_ values: repeat each V) -> Self {
         InjectionTrait { context, _ in context.injecting(repeat each values) }
+    }
+
+    /// Injects the values `make` returns, calling it anew for every test (and every case
+    /// of a parameterised test), so each gets fresh fakes.
+    ///
+    /// ```swift
+    /// @Suite(.injecting(fresh: { (Defaults.inMemory(), Logger.capturing()) }))
+    /// struct ReminderTests { … }   // no test sees another's stored ids or log entries
+    /// ```
+    public static func injecting<each V: AmbientValue>(
+        fresh make: @escaping @Sendable () -> (repeat each V)
+    ) -> Self {
+        InjectionTrait { context, _ in
+            let values = make()
+            return context.injecting(repeat each values)
+        }
     }
 }

@@ -34,6 +34,22 @@ struct InjectionTraitTests {
     }
 }
 
+@Suite(.injecting(fresh: { Defaults.inMemory() }))
+struct FreshInjectionTraitTests {
+    @Test(arguments: 0..<5)
+    func everyCaseGetsItsOwnFake(_ index: Int) {
+        #expect(Defaults.current.snapshot.isEmpty)  // nothing written by the other cases
+        Defaults.current.set(index, forKey: "written")
+    }
+
+    @Test(.injecting(fresh: { (Clock.fixed(noon), Logger.capturing()) }))
+    func severalFreshValues() {
+        #expect(Clock.current.now == noon)
+        Logger.current.info("only mine")
+        #expect(Logger.current.captured.count == 1)
+    }
+}
+
 enum Mode: AmbientValue {
     case live, offline
     static var defaultValue: Mode { .live }

@@ -1,0 +1,62 @@
+@testable import AmbientExample
+import Ambient
+import AmbientTesting
+import Dispatch
+import Foundation
+import Testing
+
+/// The demo's legacy code, tested the way a user would test theirs: fakes injected, strict
+/// mode on so nothing reaches a real singleton.
+@Suite(
+    .strict(),
+    .injecting(Clock.fixed(Date(timeIntervalSince1970: 0))),
+    .injecting(fresh: { (Defaults.inMemory(), Logger.capturing()) })  // a store and a log per test
+)
+struct LegacyCodeTests {
+    @Test(.injecting(Defaults.inMemory([Defaults.Key<String>.defaultColour.name: "Red"])))
+    func makeWidgetUsesTheDefaultColour() {
+        #expect(makeWidget() == "RedWidget")
+    }
+
+    @Test func reminderIdsNeverRepeatUnderConcurrency() {
+        let ids = Locked<[Int]>([])
+        let context = InjectionContext.current
+        DispatchQueue.concurrentPerform(iterations: 400) { _ in
+            let id = context.run { nextReminderId() }
+            ids.update { $0.append(id) }
+        }
+        #expect(ids.get().sorted() == Array(1...400))
+    }
+
+    @Test func aReminderIsDueFromTheCurrentTime() {
+        let reminder = ReminderScheduler().schedule("stand up", in: .seconds(90))
+        #expect(reminder.due == Date(timeIntervalSince1970: 90))
+        #expect(Logger.current.captured.map(\.message).contains("scheduled"))
+    }
+
+    @Test func theSearchOnAPrivateQueueSeesTheInjectedLimit() async {
+        let found = await withInjected(Defaults.inMemory([Defaults.Key<Int>.searchLimit.name: 1])) {
+            await NoteManager().search("milk")
+        }
+        #expect(found == ["buy milk"])
+    }
+
+    @Test func theInjectedRunSeesOnlyFakes() async throws {
+        let (observations, entries) = try await runInjected()
+        #expect(observations.widget == "RedWidget")
+        #expect(observations.reminderIds == [1, 2])
+        #expect(observations.reminderFired == Date(timeIntervalSince1970: 1_700_003_600))
+        #expect(observations.search == ["buy milk", "milk the cow"])
+        #expect(entries.count == 6)
+    }
+}
+
+/// A value behind a lock.
+final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func get() -> Value { lock.withLock { value } }
+    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
+}
