@@ -71,6 +71,9 @@ if runInjectedRun {
 
 if !arguments.contains("--no-bench") {
     print("\nOverhead, in process (median of 5 rounds; the full suite is Benchmarks/run):\n")
+    #if DEBUG
+    print("(a debug build: numbers mean little; use `swift run -c release ambient-demo`)\n")
+    #endif
     print(Overhead.table())
 }
 
