@@ -62,9 +62,8 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
     try await InjectionContext.current.injecting(repeat each values).run(isolation: isolation, body)
 }
 
-/// Runs `body` with `value` current: the one-value form of
-/// variadic `withInjected(_:operation:)`, which the compiler picks for a single
-/// argument. Behaves identically; it exists because it is faster.
+/// Runs `body` with `value` current: the one-value form of the variadic
+/// `withInjected(_:operation:)`, which the compiler picks for a single argument. Behaves identically; it exists because it is faster.
 ///
 /// ```swift
 /// withInjected(FeatureFlags(newCheckout: true)) {
@@ -79,9 +78,9 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
     try InjectionContext.current.injecting(value).run(body)
 }
 
-/// Runs the asynchronous `body` with `value` current: the one-value form of the async
-/// variadic async `withInjected(_:isolation:operation:)`, which the compiler picks
-/// for a single argument.
+/// Runs the asynchronous `body` with `value` current: the one-value form of the async,
+/// variadic `withInjected(_:isolation:operation:)`, which the compiler picks for a single
+/// argument.
 @inlinable
 public func withInjected<V: AmbientValue, R, Failure: Error>(
     _ value: V,
@@ -92,8 +91,7 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
-/// variadic `withInjected(_:operation:)`, which the compiler picks for two
-/// arguments. Behaves identically.
+/// `withInjected(_:operation:)`, which the compiler picks for two arguments. Behaves identically.
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     _ a: A,
@@ -116,8 +114,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
-/// variadic `withInjected(_:operation:)`, which the compiler picks for three
-/// arguments. Behaves identically.
+/// `withInjected(_:operation:)`, which the compiler picks for three arguments. Behaves identically.
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(
     _ a: A,
