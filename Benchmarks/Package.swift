@@ -28,7 +28,7 @@ let package = Package(
             ],
             path: "Benchmarks/AmbientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

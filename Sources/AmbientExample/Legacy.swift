@@ -40,7 +40,8 @@ struct Reminder: Sendable, Equatable {
 struct ReminderScheduler: Sendable {
     /// A reminder due `interval` from now.
     func schedule(_ title: String, in interval: Duration) -> Reminder {
-        let reminder = Reminder(id: nextReminderId(), title: title, due: Clock.current.now.addingTimeInterval(interval.seconds))
+        let reminder = Reminder(
+            id: nextReminderId(), title: title, due: Clock.current.now.addingTimeInterval(interval.seconds))
         Logger.current.info("scheduled", metadata: ["title": title, "id": "\(reminder.id)"])
         return reminder
     }
@@ -67,12 +68,13 @@ final class NoteManager: Sendable {
     /// injected values, so the completion is bound to them (`InjectionContext.bind`).
     func search(_ text: String, completion: @escaping @Sendable ([String]) -> Void) {
         let notes = notes
-        queue.async(execute: InjectionContext.current.bind {
+        let search = InjectionContext.current.bind {
             let limit = Defaults.current[.searchLimit]
             let found = Array(notes.filter { $0.contains(text) }.prefix(limit))
             Logger.current.info("searched", metadata: ["text": text, "found": "\(found.count)"])
             completion(found)
-        })
+        }
+        queue.async(execute: search)
     }
 
     /// `search`, waited for.

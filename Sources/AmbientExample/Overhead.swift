@@ -26,18 +26,30 @@ enum Overhead {
     static func table(iterations: Int = 1_000_000) -> String {
         let fixed = Clock.fixed(.distantPast)
         let rows: [(String, Double)] = [
-            ("raw @TaskLocal read (bound)", measure(iterations) {
-                Raw.$clock.withValue(fixed) { for _ in 0..<iterations { consume(Raw.clock) } }
-            }),
-            ("Clock.current (inside withInjected)", measure(iterations) {
-                withInjected(fixed) { for _ in 0..<iterations { consume(Clock.current) } }
-            }),
-            ("raw TaskLocal.withValue enter+exit", measure(iterations / 10) {
-                for _ in 0..<(iterations / 10) { Raw.$clock.withValue(fixed) { consume(Raw.clock) } }
-            }),
-            ("withInjected enter+exit (1 value)", measure(iterations / 10) {
-                for _ in 0..<(iterations / 10) { withInjected(fixed) { consume(Clock.current) } }
-            }),
+            (
+                "raw @TaskLocal read (bound)",
+                measure(iterations) {
+                    Raw.$clock.withValue(fixed) { for _ in 0..<iterations { consume(Raw.clock) } }
+                }
+            ),
+            (
+                "Clock.current (inside withInjected)",
+                measure(iterations) {
+                    withInjected(fixed) { for _ in 0..<iterations { consume(Clock.current) } }
+                }
+            ),
+            (
+                "raw TaskLocal.withValue enter+exit",
+                measure(iterations / 10) {
+                    for _ in 0..<(iterations / 10) { Raw.$clock.withValue(fixed) { consume(Raw.clock) } }
+                }
+            ),
+            (
+                "withInjected enter+exit (1 value)",
+                measure(iterations / 10) {
+                    for _ in 0..<(iterations / 10) { withInjected(fixed) { consume(Clock.current) } }
+                }
+            ),
         ]
         var lines = ["| operation | ns/op |", "|---|---:|"]
         for (name, nanoseconds) in rows {

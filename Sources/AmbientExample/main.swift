@@ -10,7 +10,8 @@ let known: Set<String> = ["--help", "-h", "--live-only", "--injected-only", "--n
 if !arguments.isSubset(of: known) || arguments.contains("--help") || arguments.contains("-h") {
     let unknown = arguments.subtracting(known)
     if !unknown.isEmpty { print("ambient-demo: unknown option \(unknown.sorted().joined(separator: ", "))\n") }
-    print("""
+    print(
+        """
         usage: ambient-demo [--live-only | --injected-only] [--no-bench]
 
         Runs a small legacy program (a widget maker, reminder ids, a reminder scheduler,

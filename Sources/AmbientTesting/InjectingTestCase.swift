@@ -43,7 +43,8 @@ open class InjectingTestCase: XCTestCase {
             context = context.injecting(
                 StrictMode(allowing: allowed) { type in
                     guard reported.firstTime(type) else { return }
-                    XCTFail("\(name): " + StrictModeMessage.text(for: type, fix: "injections", allow: "strictModeAllowing"))
+                    XCTFail(
+                        "\(name): " + StrictModeMessage.text(for: type, fix: "injections", allow: "strictModeAllowing"))
                 })
         }
         context.run { super.invokeTest() }

@@ -1,9 +1,10 @@
-@testable import AmbientExample
 import Ambient
 import AmbientTesting
 import Dispatch
 import Foundation
 import Testing
+
+@testable import AmbientExample
 
 /// The demo's legacy code, tested the way a user would test theirs: fakes injected, strict
 /// mode on so nothing reaches a real singleton.

@@ -54,7 +54,9 @@ struct ModelTests {
     }
 
     /// Runs `steps` for real while updating `model`; returns the reads that disagreed.
-    static func execute(_ steps: [Step], _ model: inout Model, contexts: inout [InjectionContext], processWideDepth: Int) -> [String] {
+    static func execute(
+        _ steps: [Step], _ model: inout Model, contexts: inout [InjectionContext], processWideDepth: Int
+    ) -> [String] {
         var mismatches: [String] = []
         for step in steps {
             switch step {

@@ -110,7 +110,7 @@ struct ProcessWideTests {
             for index in 0..<32 {
                 group.addTask {
                     await withInjectedProcessWide(LegacySetting("task \(index)")) {
-                        if active.update({ $0 += 1; return $0 }) > 1 { overlaps.update { $0 += 1 } }
+                        if active.increment() > 1 { overlaps.update { $0 += 1 } }
                         await Task.yield()
                         let seen = await Task.detached { LegacySetting.current.name }.value
                         if seen != "task \(index)" { mismatches.update { $0 += 1 } }
@@ -132,7 +132,7 @@ struct ProcessWideTests {
         let threads = (0..<8).map { index in
             Thread {
                 withInjectedProcessWide(LegacyLimit(value: index)) {
-                    if active.update({ $0 += 1; return $0 }) > 1 { overlaps.update { $0 += 1 } }
+                    if active.increment() > 1 { overlaps.update { $0 += 1 } }
                     usleep(200)
                     if onQueue(.global(), { LegacyLimit.current.value }) != index { overlaps.update { $0 += 1 } }
                     active.update { $0 -= 1 }
@@ -140,12 +140,12 @@ struct ProcessWideTests {
                 finished.update { $0 += 1 }
             }
         }
-        threads.forEach { $0.start() }
+        for thread in threads { thread.start() }
         await withTaskGroup(of: Void.self) { group in
             for index in 100..<108 {
                 group.addTask {
                     await withInjectedProcessWide(LegacyLimit(value: index)) {
-                        if active.update({ $0 += 1; return $0 }) > 1 { overlaps.update { $0 += 1 } }
+                        if active.increment() > 1 { overlaps.update { $0 += 1 } }
                         try? await Task.sleep(for: .microseconds(200))
                         if await Task.detached(operation: { LegacyLimit.current.value }).value != index {
                             overlaps.update { $0 += 1 }
@@ -168,7 +168,7 @@ struct ProcessWideTests {
                 for index in 0..<8 {
                     group.addTask {
                         await withInjectedProcessWide(LegacyLimit(value: index)) {
-                            if active.update({ $0 += 1; return $0 }) > 1 { overlaps.update { $0 += 1 } }
+                            if active.increment() > 1 { overlaps.update { $0 += 1 } }
                             await Task.yield()
                             let seen = await Task.detached {
                                 "\(LegacySetting.current.name)/\(LegacyLimit.current.value)"
@@ -221,6 +221,6 @@ final class AsyncGate: Sendable {
             defer { state.waiters = [] }
             return state.waiters
         }
-        waiters.forEach { $0.resume() }
+        for waiter in waiters { waiter.resume() }
     }
 }

@@ -50,9 +50,11 @@ struct PropagationTests {
             let seen = Locked<[String]>([])
             let group = DispatchGroup()
             for _ in 0..<50 {
-                queue.async(group: group, execute: InjectionContext.current.bind {
-                    seen.update { $0.append(Tag.current.name) }
-                })
+                queue.async(
+                    group: group,
+                    execute: InjectionContext.current.bind {
+                        seen.update { $0.append(Tag.current.name) }
+                    })
             }
             group.wait()
             #expect(seen.get() == Array(repeating: "bound", count: 50))
@@ -66,10 +68,11 @@ struct PropagationTests {
         let received = Locked<(Int, String?, String)?>(nil)
         let done = DispatchSemaphore(value: 0)
         withInjected(Tag("handler")) {
-            legacyFetch(completion: InjectionContext.current.bind { value, error in
-                received.set((value, error, Tag.current.name))
-                done.signal()
-            })
+            legacyFetch(
+                completion: InjectionContext.current.bind { value, error in
+                    received.set((value, error, Tag.current.name))
+                    done.signal()
+                })
         }
         done.wait()
         let result = received.get()

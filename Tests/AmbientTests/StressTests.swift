@@ -80,7 +80,9 @@ struct DeepNestingStressTests {
                 group.addTask {
                     var random = RandomSource.seeded(UInt64(task))
                     let depth = Int.random(in: 1...16, using: &random)
-                    let plan = (0..<depth).map { _ in (Int.random(in: 0..<3, using: &random), Int.random(in: 0..<1_000_000, using: &random)) }
+                    let plan = (0..<depth).map { _ in
+                        (Int.random(in: 0..<3, using: &random), Int.random(in: 0..<1_000_000, using: &random))
+                    }
                     return await DeepNestingStressTests.run(plan[...], expected: (tag: "default", number: 0))
                 }
             }

@@ -194,7 +194,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("peer: swift-dependencies withDependencies [task]", configuration: kilo) { benchmark in
         for _ in benchmark.scaledIterations {
-            withDependencies { $0.date = .constant(fixedDate) } operation: {
+            withDependencies {
+                $0.date = .constant(fixedDate)
+            } operation: {
                 @Dependency(\.date) var date
                 blackHole(date.now)
             }
@@ -207,7 +209,9 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
     Benchmark("peer: swift-dependencies read, inside a scope [task]", configuration: kilo) { benchmark in
-        withDependencies { $0.date = .constant(fixedDate) } operation: {
+        withDependencies {
+            $0.date = .constant(fixedDate)
+        } operation: {
             for _ in benchmark.scaledIterations {
                 @Dependency(\.date) var date
                 blackHole(date)

@@ -33,7 +33,8 @@ import _AmbientShims
 /// - Returns: Whatever `body` returns.
 @available(
     *, noasync,
-    message: "it blocks the thread while another process-wide scope is active; in async code use the async overload: await withInjectedProcessWide(…) { () async in … }"
+    message:
+        "it blocks the thread while another process-wide scope is active; in async code use the async overload: await withInjectedProcessWide(…) { () async in … }"
 )
 public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
     _ values: repeat each V,

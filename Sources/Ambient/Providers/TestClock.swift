@@ -31,6 +31,9 @@ public final class TestClock: Sendable, CustomStringConvertible {
         let id: UInt64
         let deadline: Duration
         let continuation: CheckedContinuation<Void, any Error>
+
+        /// Earlier deadlines first; equal deadlines in the order they started sleeping.
+        func wakesBefore(_ other: Sleeper) -> Bool { (deadline, id) < (other.deadline, other.id) }
     }
 
     private struct State {
@@ -119,7 +122,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
             let woken: Sleeper? = state.withLock { state in
                 let due = state.sleepers.indices
                     .filter { state.sleepers[$0].deadline <= target }
-                    .min { (state.sleepers[$0].deadline, state.sleepers[$0].id) < (state.sleepers[$1].deadline, state.sleepers[$1].id) }
+                    .min { state.sleepers[$0].wakesBefore(state.sleepers[$1]) }
                 guard let due else {
                     state.elapsed = max(state.elapsed, target)
                     return nil

@@ -84,11 +84,12 @@ struct DefaultsTests {
         defaults.set(Date(timeIntervalSince1970: 1), forKey: "date")
         defaults.set(URL(string: "https://x.org")!, forKey: "url")
         try defaults.set(["x", 1, ["nested": true]] as [Any], forKey: "mixed")
-        #expect(defaults.snapshot == [
-            "s": "a", "i": 1, "d": 1.5, "b": false, "data": .data(Data([3])),
-            "date": .date(Date(timeIntervalSince1970: 1)), "url": "https://x.org",
-            "mixed": ["x", 1, ["nested": true]],
-        ])
+        #expect(
+            defaults.snapshot == [
+                "s": "a", "i": 1, "d": 1.5, "b": false, "data": .data(Data([3])),
+                "date": .date(Date(timeIntervalSince1970: 1)), "url": "https://x.org",
+                "mixed": ["x", 1, ["nested": true]],
+            ])
         defaults.removeObject(forKey: "s")
         try defaults.set(nil, forKey: "i")
         #expect(defaults.snapshot["s"] == nil)
@@ -108,7 +109,9 @@ struct DefaultsTests {
         }
         #expect(defaults.snapshot == ["kept": "yes"])
         let message = Defaults.InvalidValue(key: "bad", type: "NotAPropertyList").description
-        #expect(message.contains("NotAPropertyList") && message.contains("\"bad\"") && message.contains("Nothing was written"))
+        #expect(
+            message.contains("NotAPropertyList") && message.contains("\"bad\"")
+                && message.contains("Nothing was written"))
     }
 
     @Test func registeredDefaultsShowThroughButAreNotStored() throws {
@@ -152,7 +155,9 @@ struct DefaultsTests {
         #expect(defaults[Defaults.Key("map", default: [String: Bool]())] == ["on": true])
         #expect(defaults[.theme] == .dark)
         #expect(defaults.string(forKey: "theme") == "dark")
-        #expect(defaults[Defaults.Key("layout", default: Layout(columns: 1, title: ""))] == Layout(columns: 3, title: "Grid"))
+        #expect(
+            defaults[Defaults.Key("layout", default: Layout(columns: 1, title: ""))]
+                == Layout(columns: 3, title: "Grid"))
         defaults.removeValue(for: .theme)
         #expect(defaults[.theme] == .light)
     }

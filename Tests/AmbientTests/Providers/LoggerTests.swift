@@ -19,7 +19,9 @@ struct LoggerTests {
         #expect(entry?.function == "capturingRecordsLevelMessageMetadataAndLocation()")
         #expect(entry?.line == line)
         #expect(entry?.date == Date(timeIntervalSince1970: 0))
-        #expect(entry?.description == "1970-01-01T00:00:00Z [info] sync started items=3 (AmbientTests/LoggerTests.swift:\(line))")
+        #expect(
+            entry?.description
+                == "1970-01-01T00:00:00Z [info] sync started items=3 (AmbientTests/LoggerTests.swift:\(line))")
     }
 
     @Test func everyLevelHasItsMethodAndLevelsFilter() {
@@ -62,10 +64,11 @@ struct LoggerTests {
             }
             handle()
         }
-        #expect(log.captured.map(\.metadata) == [
-            ["request": "42", "user": "ada", "step": "inner"],
-            ["step": "inner"],
-        ])
+        #expect(
+            log.captured.map(\.metadata) == [
+                ["request": "42", "user": "ada", "step": "inner"],
+                ["step": "inner"],
+            ])
     }
 
     @Test func capturingIsThreadSafe() {
@@ -101,7 +104,9 @@ struct LoggerTests {
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines.count == 2)
-        #expect(lines.first?.hasPrefix("1970-01-01T00:00:00Z [info] first a=1 b=2 (AmbientTests/LoggerTests.swift:") == true)
+        #expect(
+            lines.first?.hasPrefix("1970-01-01T00:00:00Z [info] first a=1 b=2 (AmbientTests/LoggerTests.swift:") == true
+        )
         #expect(lines.last?.hasPrefix("1970-01-01T00:00:00Z [error] second (AmbientTests/LoggerTests.swift:") == true)
     }
 

@@ -26,10 +26,11 @@ struct TestClockTests {
         let order = Recorder()
         var tasks: [Task<Void, any Error>] = []
         for (name, seconds) in [("c", 30), ("a", 10), ("b1", 20), ("b2", 20), ("b3", 20)] {
-            tasks.append(Task {
-                try await testClock.clock.sleep(for: .seconds(seconds))
-                order.append("\(name)@\(Int(testClock.instant.offset.components.seconds))")
-            })
+            tasks.append(
+                Task {
+                    try await testClock.clock.sleep(for: .seconds(seconds))
+                    order.append("\(name)@\(Int(testClock.instant.offset.components.seconds))")
+                })
             let expected = tasks.count
             await waitUntil { testClock.sleepers == expected }  // fixes the arrival order
         }

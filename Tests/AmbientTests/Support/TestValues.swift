@@ -39,7 +39,9 @@ struct Wide: AmbientValue, Equatable {
     var a: String, b: [Int], c: Int, d: Int, e: Int, f: String
     static var defaultValue: Wide { Wide(a: "", b: [], c: 0, d: 0, e: 0, f: "") }
     init(_ seed: Int) { (a, b, c, d, e, f) = ("a\(seed)", [seed, seed], seed, seed + 1, seed + 2, "f\(seed)") }
-    init(a: String, b: [Int], c: Int, d: Int, e: Int, f: String) { (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f) }
+    init(a: String, b: [Int], c: Int, d: Int, e: Int, f: String) {
+        (self.a, self.b, self.c, self.d, self.e, self.f) = (a, b, c, d, e, f)
+    }
 }
 
 /// An enum, to show any Sendable type works.

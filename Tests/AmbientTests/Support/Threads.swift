@@ -35,3 +35,13 @@ final class Locked<Value>: @unchecked Sendable {
     func set(_ newValue: Value) { lock.withLock { value = newValue } }
     func update<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
 }
+
+extension Locked where Value == Int {
+    /// Adds one and returns the new count (an occupancy counter's "enter").
+    func increment() -> Int {
+        update { count in
+            count += 1
+            return count
+        }
+    }
+}
