@@ -41,6 +41,12 @@ let package = Package(
             name: "AmbientExampleTests",
             dependencies: ["AmbientExample", "Ambient", "AmbientTesting"]
         ),
+        // Every ```swift block of README.md and of the DocC articles, compiled (and run)
+        // in context under Snippets/; a test checks the documents and the snippets agree.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["Ambient", "AmbientTesting"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 extension Trait where Self == InjectionTrait {
-    /// Strict mode (``Ambient/StrictMode``) for the test, or each test of the suite: any
+    /// Strict mode (`StrictMode` in Ambient) for the test, or each test of the suite: any
     /// ambient value the test reads without having injected it — a live singleton it forgot
     /// to fake — is recorded as an issue against the test, once per type. `allowed` types
     /// may be read live.

@@ -70,6 +70,7 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
 ///     assert(checkoutTitle() == "Pay now")
 /// }
 /// ```
+@_documentation(visibility: internal)
 @inlinable
 public func withInjected<V: AmbientValue, R, Failure: Error>(
     _ value: V,
@@ -81,6 +82,7 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
 /// variadic `withInjected(_:isolation:operation:)`, which the compiler picks for a single
 /// argument.
+@_documentation(visibility: internal)
 @inlinable
 public func withInjected<V: AmbientValue, R, Failure: Error>(
     _ value: V,
@@ -92,6 +94,7 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
 /// `withInjected(_:operation:)`, which the compiler picks for two arguments. Behaves identically.
+@_documentation(visibility: internal)
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     _ a: A,
@@ -103,6 +106,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
 
 /// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
 /// variadic `withInjected`, picked by the compiler.
+@_documentation(visibility: internal)
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     _ a: A,
@@ -115,6 +119,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
 /// `withInjected(_:operation:)`, which the compiler picks for three arguments. Behaves identically.
+@_documentation(visibility: internal)
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(
     _ a: A,
@@ -127,6 +132,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, F
 
 /// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
 /// async variadic `withInjected`, picked by the compiler.
+@_documentation(visibility: internal)
 @inlinable
 public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(
     _ a: A,

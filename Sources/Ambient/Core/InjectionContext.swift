@@ -65,6 +65,7 @@ public struct InjectionContext: Sendable {
 
     /// This context with `value` injected on top (a faster form of the variadic
     /// `injecting`, chosen automatically for one value).
+    @_documentation(visibility: internal)
     @inlinable
     public func injecting<V: AmbientValue>(_ value: V) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(one: value, over: storage))
@@ -72,6 +73,7 @@ public struct InjectionContext: Sendable {
 
     /// This context with `a` and `b` injected on top (a faster form of the variadic
     /// `injecting`, chosen automatically for two values; `b` wins a shared type).
+    @_documentation(visibility: internal)
     @inlinable
     public func injecting<A: AmbientValue, B: AmbientValue>(_ a: A, _ b: B) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(a, b, over: storage))
@@ -79,6 +81,7 @@ public struct InjectionContext: Sendable {
 
     /// This context with `a`, `b` and `c` injected on top (a faster form of the variadic
     /// `injecting`, chosen automatically for three values; later arguments win a shared type).
+    @_documentation(visibility: internal)
     @inlinable
     public func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
         _ a: A, _ b: B, _ c: C

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// Keeps the documentation's code honest: every ```swift block in README.md and in the DocC
+/// articles must appear, line for line, in one of the files under `Snippets/`, which this
+/// target compiles (with strict concurrency and warnings as errors in CI) and whose tests run.
+///
+/// Lines are compared after trimming and collapsing runs of spaces, so a snippet may sit
+/// indented inside a test or a type. A block that is a whole package manifest (it starts
+/// with `// swift-tools-version`) is checked by `swift package dump-package` instead.
+@Suite("Documented snippets")
+struct DocumentedSnippetTests {
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let documents: [String] =
+        ["README.md"]
+        + ((try? FileManager.default.contentsOfDirectory(
+            atPath: root.appendingPathComponent("Sources/Ambient/Ambient.docc").path)) ?? [])
+        .filter { $0.hasSuffix(".md") }.sorted().map { "Sources/Ambient/Ambient.docc/\($0)" }
+
+    @Test("every swift block is compiled under Snippets/", arguments: documents)
+    func everySwiftBlockIsCompiled(document: String) throws {
+        let blocks = try Snippets.swiftBlocks(in: Self.root.appendingPathComponent(document))
+        #expect(!blocks.isEmpty || !document.hasSuffix("README.md"), "README.md has no swift blocks?")
+        let compiled = try Snippets.compiledText(
+            in: Self.root.appendingPathComponent("Tests/DocumentationTests/Snippets"))
+        for block in blocks where !block.isManifest {
+            let isCompiled = compiled.contains(block.normalized)
+            #expect(
+                isCompiled,
+                """
+                \(document):\(block.line): this swift block is not compiled anywhere. Put it, \
+                verbatim, in a file under Tests/DocumentationTests/Snippets (or fix the drift):
+                \(block.text)
+                """)
+        }
+    }
+
+    @Test("package manifests in the README parse")
+    func manifestsParse() throws {
+        let manifests = try Snippets.swiftBlocks(in: Self.root.appendingPathComponent("README.md"))
+            .filter(\.isManifest)
+        #expect(!manifests.isEmpty, "README.md should show how to depend on Ambient")
+        for manifest in manifests {
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("ambient-manifest-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            try manifest.text.write(
+                to: directory.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+            let (status, output) = try Snippets.run(["swift", "package", "dump-package"], in: directory)
+            #expect(status == 0, "README.md:\(manifest.line): the manifest does not parse:\n\(output)")
+        }
+    }
+
+    @Test("the extractor finds blocks and compares loosely")
+    func extractorWorks() throws {
+        let markdown = """
+            text
+            ```swift
+            let a   = 1
+                print(a)
+            ```
+            ```objc
+            ignored
+            ```
+            """
+        let blocks = Snippets.swiftBlocks(inMarkdown: markdown)
+        try #require(blocks.count == 1)
+        #expect(blocks[0].line == 2)
+        #expect(blocks[0].normalized == "\nlet a = 1\nprint(a)\n")
+        #expect(Snippets.normalize("    let a = 1\n\n    print(a)  // x") == "\nlet a = 1\nprint(a) // x\n")
+    }
+}
+
+/// Extraction and comparison of documented code blocks.
+enum Snippets {
+    struct Block {
+        /// The 1-based line of the opening fence.
+        let line: Int
+        let text: String
+        var normalized: String { Snippets.normalize(text) }
+        var isManifest: Bool { text.hasPrefix("// swift-tools-version") }
+    }
+
+    static func swiftBlocks(in file: URL) throws -> [Block] {
+        swiftBlocks(inMarkdown: try String(contentsOf: file, encoding: .utf8))
+    }
+
+    static func swiftBlocks(inMarkdown markdown: String) -> [Block] {
+        var blocks: [Block] = []
+        var open: (line: Int, lines: [String])?
+        var fenced = false
+        for (index, line) in markdown.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if var current = open {
+                if trimmed == "```" {
+                    blocks.append(Block(line: current.line, text: current.lines.joined(separator: "\n")))
+                    open = nil
+                } else {
+                    current.lines.append(String(line))
+                    open = current
+                }
+            } else if trimmed.hasPrefix("```") {
+                if fenced {
+                    fenced = false
+                } else if trimmed == "```swift" {
+                    open = (index + 1, [])
+                } else {
+                    fenced = true
+                }
+            }
+        }
+        return blocks
+    }
+
+    /// Every line trimmed, runs of spaces collapsed, blank lines dropped; framed by newlines
+    /// so that `contains` matches whole lines only.
+    static func normalize(_ text: String) -> String {
+        let lines = text.split(separator: "\n").map { line in
+            line.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        }
+        return "\n" + lines.filter { !$0.isEmpty }.joined(separator: "\n") + "\n"
+    }
+
+    static func compiledText(in directory: URL) throws -> String {
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".swift") }.sorted()
+        return try files.map {
+            normalize(try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
+        }.joined()
+    }
+
+    static func run(_ arguments: [String], in directory: URL) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+    }
+}
