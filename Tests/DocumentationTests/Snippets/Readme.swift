@@ -1,12 +1,13 @@
 // The README's swift blocks, verbatim and in order, compiled and run as tests.
 // DocumentedSnippetTests fails if README.md and this file drift apart; the declarations the
 // blocks lean on (RemoteConfig, noon, PaymentGateway, …) are in ReadmeSupport.swift.
-import Ambient
-import AmbientTesting
+// swift-format-ignore-file: OrderedImports
+// (the README's own imports sit where the README shows them)
 import Dispatch
 import Foundation
+
+import Ambient
 import Testing
-import XCTest
 
 // Production code: one word changed (was `UserDefaults.standard`).
 func makeWidget() -> String {
@@ -108,6 +109,8 @@ func rollDie() -> Int {
     }
 }
 
+import AmbientTesting
+
 @Suite(.injecting(Defaults.inMemory(["defaultColour": "Red"])))
 struct WidgetTests {
     @Test(.injecting(Clock.fixed(noon), Logger.capturing()))
@@ -119,6 +122,8 @@ struct ReminderIdTests {
     @Test func idsStartAtOne() { #expect(nextReminderId() == 1) }
     @Test func soDoTheyHere() { #expect(nextReminderId() == 1) }  // a fresh store per test
 }
+
+import XCTest
 
 final class WidgetTestCase: InjectingTestCase {
     override var injections: InjectionContext {
