@@ -4,8 +4,8 @@ import PackageDescription
 let package = Package(
     name: "Ambient",
     platforms: [
-        // Swift concurrency (task-locals) back-deploys to these.
-        .macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .macCatalyst(.v13),
+        // Clock and TestClock are built on Swift.Clock and Duration, which these introduced.
+        .macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .macCatalyst(.v16),
     ],
     products: [
         .library(name: "Ambient", targets: ["Ambient"]),

@@ -32,18 +32,36 @@ final class LegacySearcher: Sendable {
 
 @Suite("withInjectedProcessWide", .serialized)
 struct ProcessWideTests {
-    @Test func everyThreadAndQueueSeesTheValue() {
+    // The blocking form runs on threads of the test's own (`onOwnThread`): inside a task it
+    // traps (see `theBlockingFormRefusesToRunInsideATask`).
+
+    @Test func everyThreadAndQueueSeesTheValue() async {
         let searcher = LegacySearcher()
-        let seen = withInjectedProcessWide(LegacySetting("everywhere")) {
-            [
-                LegacySetting.current.name,
-                searcher.settingSeenOnMyQueue(),
-                onQueue(.global()) { LegacySetting.current.name },
-                onNewThread { LegacySetting.current.name },
-            ]
+        let seen = await onOwnThread {
+            withInjectedProcessWide(LegacySetting("everywhere")) {
+                [
+                    LegacySetting.current.name,
+                    searcher.settingSeenOnMyQueue(),
+                    onQueue(.global()) { LegacySetting.current.name },
+                    onNewThread { LegacySetting.current.name },
+                ]
+            }
         }
         #expect(seen == Array(repeating: "everywhere", count: 4))
         #expect(searcher.settingSeenOnMyQueue() == "default")
+    }
+
+    @Test func theBlockingFormRefusesToRunInsideATask() async {
+        await #expect(processExitsWith: .failure) {
+            _ = blockingScopeCalledFromATask()
+        }
+    }
+
+    @Test func theBlockingFormNestsInsideTheTasksOwnAsyncScope() async {
+        let seen = await withInjectedProcessWide(LegacySetting("outer")) { () async in
+            blockingScopeCalledFromATask()
+        }
+        #expect(seen == "inner")
     }
 
     @Test func detachedTasksSeeTheAsyncScopesValue() async {
@@ -54,38 +72,50 @@ struct ProcessWideTests {
         #expect(await Task.detached { LegacySetting.current.name }.value == "default")
     }
 
-    @Test func thePriorValueIsBackAfterReturnAndThrow() {
-        withInjectedProcessWide(LegacySetting("once")) {}
-        #expect(onNewThread { LegacySetting.current.name } == "default")
-        #expect(throws: TestFailure(code: 1)) {
-            try withInjectedProcessWide(LegacySetting("throws")) { () throws(TestFailure) in
-                throw TestFailure(code: 1)
+    @Test func thePriorValueIsBackAfterReturnAndThrow() async {
+        let seen = await onOwnThread {
+            withInjectedProcessWide(LegacySetting("once")) {}
+            let afterReturn = onNewThread { LegacySetting.current.name }
+            var thrown = "nothing thrown"
+            do throws(TestFailure) {
+                try withInjectedProcessWide(LegacySetting("throws")) { () throws(TestFailure) in
+                    throw TestFailure(code: 1)
+                }
+            } catch {
+                thrown = "threw \(error.code)"
             }
+            return [afterReturn, thrown, onNewThread { LegacySetting.current.name }]
         }
-        #expect(onNewThread { LegacySetting.current.name } == "default")
+        #expect(seen == ["default", "threw 1", "default"])
     }
 
-    @Test func aTaskOrThreadBindingWinsPerType() {
-        withInjectedProcessWide(LegacySetting("process"), LegacyLimit(value: 5)) {
-            withInjected(LegacySetting("local")) {
-                #expect(LegacySetting.current.name == "local")
-                #expect(LegacyLimit.current.value == 5)  // not bound locally: process-wide
-                #expect(onNewThread { LegacySetting.current.name } == "process")
+    @Test func aTaskOrThreadBindingWinsPerType() async {
+        let seen = await onOwnThread {
+            withInjectedProcessWide(LegacySetting("process"), LegacyLimit(value: 5)) {
+                let local = withInjected(LegacySetting("local")) {
+                    [
+                        LegacySetting.current.name,
+                        "\(LegacyLimit.current.value)",  // not bound locally: process-wide
+                        onNewThread { LegacySetting.current.name },
+                    ]
+                }
+                let context = InjectionContext().injecting(LegacyLimit(value: 1))
+                return local + [onNewThread { "\(context.run { LegacyLimit.current.value })" }]
             }
-            let context = InjectionContext().injecting(LegacyLimit(value: 1))
-            #expect(onNewThread { context.run { LegacyLimit.current.value } } == 1)
         }
+        #expect(seen == ["local", "5", "process", "1"])
     }
 
-    @Test func scopesNestAndRestoreTheOuterValues() {
-        withInjectedProcessWide(LegacySetting("outer"), LegacyLimit(value: 1)) {
-            withInjectedProcessWide(LegacyLimit(value: 2)) {
-                #expect(onNewThread { LegacySetting.current.name } == "outer")
-                #expect(onNewThread { LegacyLimit.current.value } == 2)
-            }
-            #expect(onNewThread { LegacyLimit.current.value } == 1)
+    @Test func scopesNestAndRestoreTheOuterValues() async {
+        let seen = await onOwnThread {
+            withInjectedProcessWide(LegacySetting("outer"), LegacyLimit(value: 1)) {
+                let inner = withInjectedProcessWide(LegacyLimit(value: 2)) {
+                    [onNewThread { LegacySetting.current.name }, onNewThread { "\(LegacyLimit.current.value)" }]
+                }
+                return inner + [onNewThread { "\(LegacyLimit.current.value)" }]
+            } + [onNewThread { "\(LegacyLimit.current.value)" }]
         }
-        #expect(onNewThread { LegacyLimit.current.value } == 0)
+        #expect(seen == ["outer", "2", "1", "0"])
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -198,6 +228,11 @@ struct ProcessWideTests {
         #expect(await straggler.value == "new")
         #expect(LegacySetting.current.name == "default")
     }
+}
+
+/// The blocking form, from synchronous code that may be running inside a task.
+private func blockingScopeCalledFromATask() -> String {
+    withInjectedProcessWide(LegacySetting("inner")) { LegacySetting.current.name }
 }
 
 /// A one-shot gate tasks can wait on.

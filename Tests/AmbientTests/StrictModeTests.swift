@@ -69,6 +69,7 @@ struct StrictModeTests {
         #expect(!StrictMode.off.isEnabled && strict.isEnabled)
         #expect(StrictMode.off.allows(Unfaked.self) && !strict.allows(Unfaked.self))
         #expect("\(strict)" == "StrictMode(on, allowing 0 types)")
+        #expect("\(StrictMode(allowing: [Unfaked.self]) { _ in })" == "StrictMode(on, allowing 1 type)")
     }
 
     @Test func childTasksInheritStrictMode() async {

@@ -37,11 +37,11 @@ struct DocumentedSnippetTests {
         }
     }
 
-    @Test("package manifests in the README parse")
-    func manifestsParse() throws {
-        let manifests = try Snippets.swiftBlocks(in: Self.root.appendingPathComponent("README.md"))
+    @Test("package manifests parse", arguments: documents)
+    func manifestsParse(document: String) throws {
+        let manifests = try Snippets.swiftBlocks(in: Self.root.appendingPathComponent(document))
             .filter(\.isManifest)
-        #expect(!manifests.isEmpty, "README.md should show how to depend on Ambient")
+        #expect(!manifests.isEmpty || document != "README.md", "README.md should show how to depend on Ambient")
         for manifest in manifests {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("ambient-manifest-\(UUID().uuidString)")
@@ -50,7 +50,7 @@ struct DocumentedSnippetTests {
             try manifest.text.write(
                 to: directory.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
             let (status, output) = try Snippets.run(["swift", "package", "dump-package"], in: directory)
-            #expect(status == 0, "README.md:\(manifest.line): the manifest does not parse:\n\(output)")
+            #expect(status == 0, "\(document):\(manifest.line): the manifest does not parse:\n\(output)")
         }
     }
 

@@ -16,10 +16,15 @@ import _AmbientShims
 /// - **Exclusive.** Only one process-wide scope is active at a time. A second one, started
 ///   from another thread or task, *waits* until the first ends, so parallel tests that use
 ///   it run one after the other instead of clobbering each other's values. This overload
-///   waits by blocking the calling thread, so it is unavailable from async code: there use
-///   the `async` overload, which suspends instead (with a body that does not `await`,
-///   write `await withInjectedProcessWide(value) { () async in … }`). Waiting is not
-///   cancellable.
+///   waits by blocking the calling thread, so it is for threads you own — a `Thread`, a
+///   `DispatchQueue`, XCTest's synchronous test methods (which run on the main thread).
+///   It is unavailable from async code, and **traps when called from inside a Swift task**
+///   (a synchronous Swift Testing `@Test` function runs in one, as does a `Task { }` body),
+///   unless it is nested in a process-wide scope that task already holds: blocking a thread
+///   of the concurrency pool while an async process-wide scope waits for the pool could
+///   deadlock the process. There use the `async` overload, which suspends instead (with a
+///   body that does not `await`, write `await withInjectedProcessWide(value) { () async in … }`).
+///   Waiting is not cancellable.
 /// - **Nests.** Inside a process-wide scope (in its body, or in child tasks of it), another
 ///   one starts at once and layers its values over the outer ones; sibling tasks that
 ///   both nest take turns.
@@ -135,6 +140,18 @@ enum ProcessWide {
     /// Enters a level, blocking the calling thread while it is not this caller's turn.
     static func enterBlocking(_ build: @escaping Builder) -> Level {
         let parent = owner.get()
+        // Blocking a thread of the concurrency pool while an async scope that needs the pool
+        // holds the turn deadlocks once every pool thread blocks; refuse it deterministically
+        // (not only when it happens to be contended) so it shows up the first time it runs.
+        precondition(
+            parent != 0 || !withUnsafeCurrentTask(body: { $0 != nil }),
+            """
+            withInjectedProcessWide: the blocking (synchronous) form was called from inside a Swift task \
+            (a synchronous @Test function, a Task { } body, or code it calls). Waiting there for another \
+            process-wide scope blocks a thread of the concurrency pool and can deadlock it. Make the caller \
+            async and write `await withInjectedProcessWide(…) { () async in … }`, or call the blocking form \
+            from a thread of your own (a Thread, a DispatchQueue, XCTest's synchronous test methods).
+            """)
         _ambient_process_lock()
         defer { _ambient_process_unlock() }
         if let level = tryEnter(parent: parent, build) { return level }

@@ -1,7 +1,8 @@
 extension InjectionContext {
     /// Runs `body` inside this context: the values it holds are current, exactly as they
-    /// were where it was captured, and everything else is at its default (the enclosing
-    /// scope's values, if any, are hidden for the duration).
+    /// were where it was captured, and the enclosing scope's values, if any, are hidden for
+    /// the duration: every other type reads as it would outside any scope (an active
+    /// process-wide scope's value, else its default).
     ///
     /// Use it to carry injected values to code that does not inherit them:
     ///

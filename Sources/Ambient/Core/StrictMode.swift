@@ -67,7 +67,8 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
 
     /// `StrictMode(on, allowing 1 type)` or `StrictMode(off)`.
     public var description: String {
-        isEnabled ? "StrictMode(on, allowing \(allowed.count) types)" : "StrictMode(off)"
+        guard isEnabled else { return "StrictMode(off)" }
+        return "StrictMode(on, allowing \(allowed.count) \(allowed.count == 1 ? "type" : "types"))"
     }
 
     /// A read of `V` found nothing injected: report it if the bound strict mode says so,

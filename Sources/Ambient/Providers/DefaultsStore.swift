@@ -87,7 +87,9 @@ final class InMemoryDefaultsStore: DefaultsStore, @unchecked Sendable {
         registered.merge(values) { _, new in new }
     }
     override func persistentValues() -> [String: PropertyList] { values }
-    override var description: String { "Defaults.inMemory(\(values.count) keys)" }
+    override var description: String {
+        "Defaults.inMemory(\(values.count) \(values.count == 1 ? "key" : "keys"))"
+    }
 }
 
 /// Foundation's `UserDefaults`: the standard domain or a named suite.

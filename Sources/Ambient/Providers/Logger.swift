@@ -345,7 +345,8 @@ public final class CapturingLogSink: LogSink, CustomStringConvertible {
 
     /// `capturing(3 entries)`.
     public var description: String {
-        "capturing(\(recorded.withLock { $0.count }) entries)"
+        let count = recorded.withLock { $0.count }
+        return "capturing(\(count) \(count == 1 ? "entry" : "entries"))"
     }
 }
 

@@ -185,14 +185,22 @@ struct DefaultsTests {
         withInjected(second) { #expect(Defaults.current.string(forKey: "k") == nil) }
     }
 
+    @Test func inMemoryStoresDescribeTheirSize() {
+        #expect(Defaults.inMemory(["a": 1]).description == "Defaults.inMemory(1 key)")
+        #expect(Defaults.inMemory(["a": 1, "b": 2]).description == "Defaults.inMemory(2 keys)")
+    }
+
     @Test func theLiveStoreIsUserDefaults() throws {
         let key = "ambient.tests.live.\(UUID())"
         defer { UserDefaults.standard.removeObject(forKey: key) }
-        #expect(Defaults.current.description == "Defaults.standard")
-        Defaults.current.set("written through Ambient", forKey: key)
+        // `defaultValue`, not `current`: the documentation's snippets run a process-wide
+        // scope injecting Defaults, which every test running meanwhile would see.
+        let live = Defaults.defaultValue
+        #expect(live.description == "Defaults.standard")
+        live.set("written through Ambient", forKey: key)
         #expect(UserDefaults.standard.string(forKey: key) == "written through Ambient")
         UserDefaults.standard.set(12, forKey: key)
-        #expect(Defaults.current.integer(forKey: key) == 12)
+        #expect(live.integer(forKey: key) == 12)
     }
 
     @Test func aSuiteIsANamedUserDefaults() throws {

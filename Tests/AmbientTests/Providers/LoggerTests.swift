@@ -110,6 +110,14 @@ struct LoggerTests {
         #expect(lines.last?.hasPrefix("1970-01-01T00:00:00Z [error] second (AmbientTests/LoggerTests.swift:") == true)
     }
 
+    @Test func capturingLoggersDescribeWhatTheyHold() {
+        let log = Logger.capturing()
+        log.info("one")
+        #expect(log.description.contains("capturing(1 entry)"))
+        log.info("two")
+        #expect(log.description.contains("capturing(2 entries)"))
+    }
+
     @Test func theLiveLoggerWritesToStandardErrorFromInfoUp() {
         #expect(Logger.current.level == .info)
         #expect(Logger.current.description == "Logger(stderr, level: info)")

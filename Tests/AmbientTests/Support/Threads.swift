@@ -14,6 +14,15 @@ func onNewThread<T: Sendable>(_ body: @escaping @Sendable () -> T) -> T {
     return result.get()!
 }
 
+/// Runs `body` on a new `Thread` and suspends — never blocking a thread of the concurrency
+/// pool — until it returns. For code that blocks, such as the synchronous
+/// `withInjectedProcessWide`, which refuses to run inside a task.
+func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: body()) }.start()
+    }
+}
+
 /// Runs `body` on `queue` asynchronously and waits for its result.
 func onQueue<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable () -> T) -> T {
     let result = Locked<T?>(nil)

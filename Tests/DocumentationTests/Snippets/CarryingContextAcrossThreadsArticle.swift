@@ -1,0 +1,198 @@
+import Ambient
+import Dispatch
+import Foundation
+import Testing
+
+// The ```swift blocks of Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md,
+// compiled and run. Each region from `// doc: name` to `// doc-end` is one block, verbatim.
+// Declarations sit inside article-specific types so their names stay unique in the module.
+
+@Suite("Carrying Context Across Threads article")
+struct CarryingArticleTests {
+    /// What the legacy code saw, collected from whichever thread it ran on.
+    final class Sightings: Sendable {
+        private let lock = NSLock()
+        nonisolated(unsafe) private var dates: [Date] = []  // only touched with `lock` held
+
+        func record(_ date: Date) { lock.withLock { dates.append(date) } }
+
+        /// Waits (up to about ten seconds) for the first sighting.
+        func first() async -> Date? {
+            for _ in 0..<10_000 {
+                if let date = lock.withLock({ dates.first }) { return date }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+            return nil
+        }
+    }
+
+    let sightings = Sightings()
+    let injected = Date(timeIntervalSince1970: 0)
+
+    /// Legacy code: reads the ambient clock wherever it happens to run.
+    func legacyWorker() { sightings.record(Clock.current.now) }
+
+    func legacyRefresh() async { sightings.record(Clock.current.now) }
+
+    /// A legacy API that calls back on a queue of its own.
+    func fetchGreeting(completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
+        DispatchQueue.global().async { completion("hello", nil) }
+    }
+
+    @Test func aTaskStartedInAScopeKeepsItsValues() async {
+        let start = Date(timeIntervalSince1970: 0)
+        // doc: task-outlives-scope
+        let task = withInjected(Clock.fixed(start)) {
+            Task { Clock.current.now }  // copies the scope's binding when it is created
+        }
+        #expect(await task.value == start)  // the scope has ended; the task still sees its values
+        // doc-end
+    }
+
+    @Test func dispatchWithBind() async {
+        withInjected(Clock.fixed(injected)) {
+            // doc: dispatch-bind
+            DispatchQueue.global().async(
+                execute: InjectionContext.current.bind {
+                    legacyWorker()  // sees the caller's injected values
+                })
+            // doc-end
+        }
+        #expect(await sightings.first() == injected)
+    }
+
+    @Test func dispatchWithRun() async {
+        withInjected(Clock.fixed(injected)) {
+            // doc: dispatch-run
+            let context = InjectionContext.current  // capture in the caller's scope,
+            DispatchQueue.global().async {
+                context.run { legacyWorker() }  // re-enter it on the queue
+            }
+            // doc-end
+        }
+        #expect(await sightings.first() == injected)
+    }
+
+    @Test func capturingOnTheQueueIsTooLate() async {
+        withInjected(Clock.fixed(injected)) {
+            // doc: dispatch-wrong
+            DispatchQueue.global().async {
+                InjectionContext.current.run { legacyWorker() }  // wrong: the queue's context, empty
+            }
+            // doc-end
+        }
+        #expect(await sightings.first() != injected)
+    }
+
+    @Test func aThread() async {
+        withInjected(Clock.fixed(injected)) {
+            // doc: thread
+            let thread = Thread(block: InjectionContext.current.bind { legacyWorker() })
+            thread.start()
+            // doc-end
+        }
+        #expect(await sightings.first() == injected)
+    }
+
+    @Test func aDetachedTask() async {
+        let refresh = withInjected(Clock.fixed(injected)) {
+            // doc: detached
+            let context = InjectionContext.current
+            let refresh = Task.detached(priority: .background) {
+                await context.run { await legacyRefresh() }
+            }
+            // doc-end
+            return refresh
+        }
+        await refresh.value
+        #expect(await sightings.first() == injected)
+    }
+
+    @Test func aCompletionHandler() async {
+        let log = Logger.capturing()
+        await withInjected(log, Clock.fixed(injected)) {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                // doc: completion
+                fetchGreeting(
+                    completion: InjectionContext.current.bind { (greeting: String?, error: (any Error)?) in
+                        Logger.current.info("fetched \(greeting ?? "nothing")")  // the caller's logger
+                        done.resume()
+                    })
+                // doc-end
+            }
+        }
+        #expect(log.captured.map(\.message) == ["fetched hello"])
+        #expect(log.captured.map(\.date) == [injected])
+    }
+
+    @Test func layeringOnACapturedContext() async {
+        let log = Logger.capturing()
+        withInjected(log) {
+            // doc: layering
+            let quiet = InjectionContext.current.injecting(Clock.fixed(injected), Logger.discarding)
+            DispatchQueue.global().async(execute: quiet.bind { legacyWorker() })
+            // doc-end
+        }
+        #expect(await sightings.first() == injected)
+    }
+
+    /// Compiled, not run (it prints); `describingTheContext` checks what it would print.
+    func printTheContext() {
+        // doc: describe
+        withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
+            print(InjectionContext.current)
+            print(InjectionContext.current.debugDescription)
+        }
+        // doc-end
+    }
+
+    @Test func describingTheContext() {
+        withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
+            #expect(
+                InjectionContext.current.description
+                    == "InjectionContext(Defaults: Defaults.inMemory(2 keys), Clock: Clock.fixed(1970-01-01 00:00:00 +0000))"
+            )
+            #expect(
+                InjectionContext.current.debugDescription
+                    == """
+                    InjectionContext {
+                      Ambient.Defaults = Defaults.inMemory(2 keys)
+                      Ambient.Clock = Clock.fixed(1970-01-01 00:00:00 +0000)
+                    }
+                    """)
+            // doc: inspect
+            #expect(InjectionContext.current[Clock.self]?.now == Date(timeIntervalSince1970: 0))
+            #expect(InjectionContext.current[Logger.self] == nil)  // not injected here
+            #expect(InjectionContext.current.injectedTypes.count == 2)
+            // doc-end
+        }
+        #expect(InjectionContext.current.isEmpty)
+        #expect(InjectionContext.current.description == "InjectionContext(empty)")
+    }
+
+    // doc: uploader
+    struct APIEndpoint: AmbientValue {
+        var baseURL: String
+        static var defaultValue: APIEndpoint { APIEndpoint(baseURL: "https://api.example.com") }
+    }
+
+    /// Legacy: uploads on a thread it creates itself, and exposes nothing to wrap.
+    final class Uploader: Sendable {
+        func upload(completion: @escaping @Sendable (String) -> Void) {
+            Thread { completion(APIEndpoint.current.baseURL + "/upload") }.start()
+        }
+    }
+    // doc-end
+
+    // doc: process-wide-upload
+    @Test func uploadsGoToStaging() async {
+        let staging = APIEndpoint(baseURL: "https://staging.example.com")
+        let url = await withInjectedProcessWide(staging) {
+            await withCheckedContinuation { continuation in
+                Uploader().upload { continuation.resume(returning: $0) }
+            }
+        }
+        #expect(url == "https://staging.example.com/upload")
+    }
+    // doc-end
+}

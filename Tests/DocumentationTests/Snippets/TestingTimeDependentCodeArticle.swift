@@ -1,0 +1,167 @@
+import Ambient
+import Foundation
+import Testing
+
+// The ```swift blocks of Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md, compiled
+// and run. Each region from `// doc: name` to `// doc-end` is one block of the article, verbatim.
+// Declarations sit inside article-specific types so their names stay unique in the module.
+
+@Suite("Testing Time-Dependent Code article")
+struct TimeArticleTests {
+    struct Reminder {
+        var title: String
+        var due: Date
+    }
+
+    struct Timeout: Error {}
+
+    // doc: reading
+    func isOverdue(_ reminder: Reminder) -> Bool {
+        reminder.due < Clock.current.now  // was: Date()
+    }
+
+    func remind(after delay: Duration) async throws -> Date {
+        try await Clock.current.sleep(for: delay)  // was: Task.sleep(for:)
+        return Clock.current.now
+    }
+
+    func measure(_ work: () -> Void) -> Duration {
+        let start = Clock.current.instant  // was: ContinuousClock.now
+        work()
+        return start.duration(to: Clock.current.instant)
+    }
+    // doc-end
+
+    func greeting() -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar.component(.hour, from: Clock.current.now) < 12 ? "Good morning" : "Good afternoon"
+    }
+
+    // doc: fixed
+    @Test func fixedTimeStandsStill() {
+        let nineAM = Date(timeIntervalSince1970: 9 * 3_600)  // 1970-01-01 09:00 UTC
+        withInjected(Clock.fixed(nineAM)) {
+            #expect(greeting() == "Good morning")
+            #expect(measure { Thread.sleep(forTimeInterval: 0.01) } == .zero)
+        }
+    }
+    // doc-end
+
+    // doc: with-retries
+    func withRetries<T>(_ attempts: Int, _ operation: () async throws -> T) async throws -> T {
+        var delay = Duration.seconds(1)
+        for _ in 1..<attempts {
+            do {
+                return try await operation()
+            } catch {
+                try await Clock.current.sleep(for: delay)  // back off: 1 s, 2 s, 4 s and so on
+                delay *= 2
+            }
+        }
+        return try await operation()
+    }
+    // doc-end
+
+    // doc: immediate
+    @Test func retriesBackOffWithoutWaiting() async throws {
+        let start = Date(timeIntervalSince1970: 0)
+        let clock = Clock.immediate(start: start)
+        var failures = 2
+        let result = try await withInjected(clock) {
+            try await withRetries(5) {
+                if failures > 0 {
+                    failures -= 1
+                    throw Timeout()
+                }
+                return "done"
+            }
+        }
+        #expect(result == "done")
+        #expect(clock.now == start.addingTimeInterval(3))  // slept 1 s + 2 s, instantly
+    }
+    // doc-end
+
+    // doc: test-clock
+    @Test func theReminderFiresAfterAnHour() async throws {
+        let testClock = TestClock(start: Date(timeIntervalSince1970: 0))
+        let reminder = Task {
+            try await withInjected(testClock.clock) { try await remind(after: .seconds(3_600)) }
+        }
+        while testClock.sleepers == 0 { await Task.yield() }  // let it reach its sleep
+
+        await testClock.advance(by: .seconds(3_599))
+        #expect(testClock.sleepers == 1)  // not yet
+        await testClock.advance(by: .seconds(1))
+        #expect(try await reminder.value == Date(timeIntervalSince1970: 3_600))
+    }
+    // doc-end
+
+    // doc: poll
+    func poll(every interval: Duration, until isDone: () -> Bool) async throws -> Int {
+        var polls = 1
+        while !isDone() {
+            try await Clock.current.sleep(for: interval)
+            polls += 1
+        }
+        return polls
+    }
+    // doc-end
+
+    // doc: run
+    @Test(.timeLimit(.minutes(1)))
+    func pollingStopsOnceTheDeadlineHasPassed() async throws {
+        let start = Date(timeIntervalSince1970: 0)
+        let testClock = TestClock(start: start)
+        let polling = Task {
+            try await withInjected(testClock.clock) {
+                try await poll(every: .seconds(30)) { Clock.current.now >= start.addingTimeInterval(100) }
+            }
+        }
+        while testClock.sleepers == 0 { await Task.yield() }
+
+        await testClock.run()  // to each deadline in turn, until nothing sleeps on the clock
+        #expect(try await polling.value == 5)  // at 0, 30, 60, 90 and 120 seconds
+        #expect(testClock.now == start.addingTimeInterval(120))
+    }
+    // doc-end
+
+    // doc: cancellation
+    @Test func cancellingTheTaskEndsItsSleep() async {
+        let testClock = TestClock()
+        let reminder = Task {
+            try await withInjected(testClock.clock) { try await remind(after: .seconds(60)) }
+        }
+        while testClock.sleepers == 0 { await Task.yield() }
+
+        reminder.cancel()
+        await #expect(throws: CancellationError.self) { try await reminder.value }
+        #expect(testClock.sleepers == 0)
+    }
+    // doc-end
+
+    // doc: generic-clock
+    func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
+        try await clock.sleep(for: quiet)
+    }
+    // doc-end
+
+    @Test func monotonicClockForSwiftClockAPIs() async throws {
+        try await withInjected(Clock.immediate(start: Date(timeIntervalSince1970: 0))) {
+            // doc: monotonic
+            try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
+            try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
+            // doc-end
+            #expect(Clock.current.now == Date(timeIntervalSince1970: 1.5))
+        }
+    }
+
+    @Test func wrappingASwiftClock() {
+        // doc: wrap
+        let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
+        let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
+        // doc-end
+        #expect(continuous.now.timeIntervalSinceNow < 1)
+        #expect(suspending.now >= Date(timeIntervalSince1970: 0))
+    }
+}
