@@ -11,11 +11,16 @@ import Foundation
 ///         return "ring"
 ///     }
 /// }
+/// try await testClock.waitForSleepers()         // the task is asleep: time may move
 /// await testClock.advance(by: .seconds(59))     // not yet
 /// #expect(testClock.sleepers == 1)
 /// await testClock.advance(by: .seconds(1))      // now
 /// #expect(try await reminder.value == "ring")
 /// ```
+///
+/// Wait for the code under test to be asleep (``waitForSleepers(_:timeout:)``) before
+/// advancing: a task started just before runs concurrently with the test, and time moved
+/// before it computes its deadline is time it never sees.
 ///
 /// - Sleepers resume in deadline order; sleepers with the same deadline resume in the order
 ///   they went to sleep. While advancing, time stops at each deadline on the way, so a
@@ -36,10 +41,50 @@ public final class TestClock: Sendable, CustomStringConvertible {
         func wakesBefore(_ other: Sleeper) -> Bool { (deadline, id) < (other.deadline, other.id) }
     }
 
+    /// A test waiting for enough sleepers.
+    private struct Watcher {
+        let id: UInt64
+        let count: Int
+        let continuation: CheckedContinuation<Void, any Error>
+        let deadline: Task<Void, Never>
+    }
+
     private struct State {
         var elapsed: Duration = .zero
         var sleepers: [Sleeper] = []
+        var watchers: [Watcher] = []
         var nextID: UInt64 = 0
+
+        /// Removes and returns the watchers that now have enough sleepers.
+        mutating func satisfiedWatchers() -> [Watcher] {
+            let count = sleepers.count
+            let satisfied = watchers.filter { $0.count <= count }
+            watchers.removeAll { $0.count <= count }
+            return satisfied
+        }
+
+        mutating func removeWatcher(_ id: UInt64) -> Watcher? {
+            guard let index = watchers.firstIndex(where: { $0.id == id }) else { return nil }
+            return watchers.remove(at: index)
+        }
+    }
+
+    /// Thrown by ``TestClock/waitForSleepers(_:timeout:)`` when the sleepers it waits for do
+    /// not arrive in time — usually because the code under test never reached its sleep, or
+    /// sleeps on another clock (was ``TestClock/clock`` injected where it runs?).
+    public struct SleepersTimeout: Error, CustomStringConvertible {
+        /// How many sleepers the test waited for.
+        public let expected: Int
+        /// How many were asleep when it gave up.
+        public let actual: Int
+        /// How long it waited, in real time.
+        public let timeout: Duration
+
+        /// The error, stated in full.
+        public var description: String {
+            "TestClock.waitForSleepers(\(expected)): only \(actual) asleep after \(timeout) of real time. "
+                + "Is the code under test running, and does it sleep on Clock.current with this TestClock's clock injected?"
+        }
     }
 
     /// The wall time at which this clock started.
@@ -74,6 +119,56 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// How many tasks are asleep on this clock.
     public var sleepers: Int {
         state.withLock { $0.sleepers.count }
+    }
+
+    /// Suspends until at least `count` tasks are asleep on this clock, so the test knows the
+    /// code under test has reached its sleep before it moves time.
+    ///
+    /// ```swift
+    /// let job = Task { try await withInjected(testClock.clock) { try await poller.pollOnce() } }
+    /// try await testClock.waitForSleepers()
+    /// await testClock.advance(by: .seconds(30))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - count: How many sleepers to wait for (default 1). Returns at once if that many
+    ///     are already asleep.
+    ///   - timeout: How long to wait, in *real* time, before giving up.
+    /// - Throws: ``SleepersTimeout`` when fewer than `count` tasks are asleep after
+    ///   `timeout`; `CancellationError` if the waiting task is cancelled.
+    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
+        precondition(count >= 0, "TestClock.waitForSleepers(\(count)): the count cannot be negative")
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Real time, on purpose: `Task.sleep` uses the continuous clock, never this one.
+                let deadline = Task { [weak self] in
+                    try? await Task.sleep(for: timeout)
+                    guard !Task.isCancelled, let self else { return }
+                    let (expired, actual) = self.state.withLock { ($0.removeWatcher(id), $0.sleepers.count) }
+                    expired?.continuation.resume(
+                        throwing: SleepersTimeout(expected: count, actual: actual, timeout: timeout))
+                }
+                let ready: Result<Void, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if state.sleepers.count >= count { return .success(()) }
+                    state.watchers.append(
+                        Watcher(id: id, count: count, continuation: continuation, deadline: deadline))
+                    return nil
+                }
+                if let ready {
+                    deadline.cancel()
+                    continuation.resume(with: ready)
+                }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { $0.removeWatcher(id) }
+            cancelled?.deadline.cancel()
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
     }
 
     /// Moves time forward by `duration`, waking, in order, every sleeper whose deadline it
@@ -152,13 +247,17 @@ public final class TestClock: Sendable, CustomStringConvertible {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let immediate: Result<Void, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= state.elapsed { return .success(()) }
+                let (immediate, satisfied) = state.withLock { state -> (Result<Void, any Error>?, [Watcher]) in
+                    if Task.isCancelled { return (.failure(CancellationError()), []) }
+                    if deadline <= state.elapsed { return (.success(()), []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return nil
+                    return (nil, state.satisfiedWatchers())
                 }
                 if let immediate { continuation.resume(with: immediate) }
+                for watcher in satisfied {
+                    watcher.deadline.cancel()
+                    watcher.continuation.resume()
+                }
             }
         } onCancel: {
             let cancelled = state.withLock { state -> Sleeper? in

@@ -21,6 +21,51 @@ struct TestClockTests {
         #expect(testClock.instant.offset == .seconds(60))
     }
 
+    @Test func waitForSleepersReturnsOnceTheCodeIsAsleep() async throws {
+        let testClock = TestClock(start: Date(timeIntervalSince1970: 0))
+        let reminder = Task {
+            try await withInjected(testClock.clock) {
+                for _ in 0..<100 { await Task.yield() }  // some work before it sleeps
+                try await Clock.current.sleep(for: .seconds(60))
+                return Clock.current.now
+            }
+        }
+        try await testClock.waitForSleepers()
+        #expect(testClock.sleepers == 1)
+        await testClock.advance(by: .seconds(60))
+        #expect(try await reminder.value == Date(timeIntervalSince1970: 60))
+        try await testClock.waitForSleepers(0)  // nothing to wait for
+    }
+
+    @Test func waitForSleepersCountsEverySleeper() async throws {
+        let testClock = TestClock()
+        let sleepers = (1...3).map { seconds in
+            Task { try await withInjected(testClock.clock) { try await Clock.current.sleep(for: .seconds(seconds)) } }
+        }
+        try await testClock.waitForSleepers(3)
+        #expect(testClock.sleepers == 3)
+        try await testClock.waitForSleepers(2)  // already satisfied: returns at once
+        await testClock.run()
+        for sleeper in sleepers { try await sleeper.value }
+    }
+
+    @Test func waitForSleepersGivesUpWithAnErrorNamingTheCounts() async {
+        let testClock = TestClock()
+        let error = await #expect(throws: TestClock.SleepersTimeout.self) {
+            try await testClock.waitForSleepers(2, timeout: .milliseconds(20))
+        }
+        #expect(error?.expected == 2)
+        #expect(error?.actual == 0)
+        #expect(error?.description.contains("only 0 asleep") == true)
+    }
+
+    @Test func waitForSleepersIsCancellable() async {
+        let testClock = TestClock()
+        let waiter = Task { try await testClock.waitForSleepers(timeout: .seconds(60)) }
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+    }
+
     @Test func sleepersWakeInDeadlineOrderAndTiesInArrivalOrder() async throws {
         let testClock = TestClock()
         let order = Recorder()

@@ -45,7 +45,7 @@ func pollSlowly() async throws -> Duration {
 @Test func theReminderFiresAfterAMinute() async throws {
     let testClock = TestClock()
     let reminder = Task { try await withInjected(testClock.clock) { try await waitForNextReminder() } }
-    while testClock.sleepers == 0 { await Task.yield() }  // until the reminder is asleep
+    try await testClock.waitForSleepers()  // until the reminder is asleep
     await testClock.advance(by: .seconds(60))  // it wakes now, not in a minute
     #expect(try await reminder.value == testClock.start.addingTimeInterval(60))
 }

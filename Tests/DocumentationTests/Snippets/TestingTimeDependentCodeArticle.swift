@@ -88,7 +88,7 @@ struct TimeArticleTests {
         let reminder = Task {
             try await withInjected(testClock.clock) { try await remind(after: .seconds(3_600)) }
         }
-        while testClock.sleepers == 0 { await Task.yield() }  // let it reach its sleep
+        try await testClock.waitForSleepers()  // let it reach its sleep
 
         await testClock.advance(by: .seconds(3_599))
         #expect(testClock.sleepers == 1)  // not yet
@@ -118,7 +118,7 @@ struct TimeArticleTests {
                 try await poll(every: .seconds(30)) { Clock.current.now >= start.addingTimeInterval(100) }
             }
         }
-        while testClock.sleepers == 0 { await Task.yield() }
+        try await testClock.waitForSleepers()
 
         await testClock.run()  // to each deadline in turn, until nothing sleeps on the clock
         #expect(try await polling.value == 5)  // at 0, 30, 60, 90 and 120 seconds
@@ -127,12 +127,12 @@ struct TimeArticleTests {
     // doc-end
 
     // doc: cancellation
-    @Test func cancellingTheTaskEndsItsSleep() async {
+    @Test func cancellingTheTaskEndsItsSleep() async throws {
         let testClock = TestClock()
         let reminder = Task {
             try await withInjected(testClock.clock) { try await remind(after: .seconds(60)) }
         }
-        while testClock.sleepers == 0 { await Task.yield() }
+        try await testClock.waitForSleepers()
 
         reminder.cancel()
         await #expect(throws: CancellationError.self) { try await reminder.value }
