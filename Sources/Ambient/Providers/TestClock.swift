@@ -46,7 +46,8 @@ public final class TestClock: Sendable, CustomStringConvertible {
         let id: UInt64
         let count: Int
         let continuation: CheckedContinuation<Void, any Error>
-        let deadline: Task<Void, Never>
+        /// Gives up after the timeout; set once the watcher is registered.
+        var timer: Task<Void, Never>?
     }
 
     private struct State {
@@ -144,29 +145,33 @@ public final class TestClock: Sendable, CustomStringConvertible {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // Real time, on purpose: `Task.sleep` uses the continuous clock, never this one.
-                let deadline = Task { [weak self] in
+                let ready: Result<Void, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if state.sleepers.count >= count { return .success(()) }
+                    state.watchers.append(Watcher(id: id, count: count, continuation: continuation))
+                    return nil
+                }
+                if let ready { return continuation.resume(with: ready) }
+                // Registered first, timed second: the timer can only find the watcher or,
+                // if it was satisfied meanwhile, nothing. Real time, on purpose:
+                // `Task.sleep` uses the continuous clock, never this one.
+                let timer = Task { [weak self] in
                     try? await Task.sleep(for: timeout)
                     guard !Task.isCancelled, let self else { return }
                     let (expired, actual) = self.state.withLock { ($0.removeWatcher(id), $0.sleepers.count) }
                     expired?.continuation.resume(
                         throwing: SleepersTimeout(expected: count, actual: actual, timeout: timeout))
                 }
-                let ready: Result<Void, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if state.sleepers.count >= count { return .success(()) }
-                    state.watchers.append(
-                        Watcher(id: id, count: count, continuation: continuation, deadline: deadline))
-                    return nil
+                let waiting = state.withLock { state -> Bool in
+                    guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return false }
+                    state.watchers[index].timer = timer
+                    return true
                 }
-                if let ready {
-                    deadline.cancel()
-                    continuation.resume(with: ready)
-                }
+                if !waiting { timer.cancel() }
             }
         } onCancel: {
             let cancelled = state.withLock { $0.removeWatcher(id) }
-            cancelled?.deadline.cancel()
+            cancelled?.timer?.cancel()
             cancelled?.continuation.resume(throwing: CancellationError())
         }
     }
@@ -255,7 +260,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
                 }
                 if let immediate { continuation.resume(with: immediate) }
                 for watcher in satisfied {
-                    watcher.deadline.cancel()
+                    watcher.timer?.cancel()
                     watcher.continuation.resume()
                 }
             }
