@@ -66,16 +66,16 @@ struct ReadmeFunctionTests {
 
     @Test func watchColourSeesChanges() async {
         let defaults = Defaults.inMemory()
-        let seen = Seen()
+        let seen = Recorded<String>()
         let watcher = Task { await withInjected(defaults) { await watchColour { seen.append($0) } } }
         // Write until the watcher has subscribed and seen a change.
-        for _ in 0..<10_000 where seen.colours.isEmpty {
+        for _ in 0..<10_000 where seen.all.isEmpty {
             defaults.set("Green", forKey: "defaultColour")
             await Task.yield()
         }
         watcher.cancel()
         await watcher.value
-        #expect(seen.colours.first == "Green")
+        #expect(seen.all.first == "Green")
     }
 
     @Test func handleAddsTheRequestToEveryEntry() {
@@ -90,11 +90,12 @@ struct ReadmeFunctionTests {
     }
 }
 
-/// Colours seen by a watcher on another task.
-private final class Seen: @unchecked Sendable {
-    // @unchecked: `stored` is only touched with `lock` held.
+/// A lock-protected list, for fakes that record from any task or thread (the "Writing Your
+/// Own Ambient Value" article's snippets use it too).
+final class Recorded<Element: Sendable>: Sendable {
     private let lock = NSLock()
-    private var stored: [String] = []
-    var colours: [String] { lock.withLock { stored } }
-    func append(_ colour: String) { lock.withLock { stored.append(colour) } }
+    nonisolated(unsafe) private var elements: [Element] = []  // only touched with `lock` held
+
+    func append(_ element: Element) { lock.withLock { elements.append(element) } }
+    var all: [Element] { lock.withLock { elements } }
 }

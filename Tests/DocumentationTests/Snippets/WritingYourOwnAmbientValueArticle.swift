@@ -14,15 +14,6 @@ enum OwnValueArticle {
         func send(_ event: String, _ properties: [String: String]) {}
     }
 
-    /// A lock-protected list, for fakes that record.
-    final class Recorded<Element: Sendable>: Sendable {
-        private let lock = NSLock()
-        nonisolated(unsafe) private var elements: [Element] = []  // only touched with `lock` held
-
-        func append(_ element: Element) { lock.withLock { elements.append(element) } }
-        var all: [Element] { lock.withLock { elements } }
-    }
-
     // doc: analytics
     struct Analytics: AmbientValue {
         var track: @Sendable (_ event: String, _ properties: [String: String]) -> Void
