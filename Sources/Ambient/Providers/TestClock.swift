@@ -48,6 +48,12 @@ public final class TestClock: Sendable, CustomStringConvertible {
         let continuation: CheckedContinuation<Void, any Error>
         /// Gives up after the timeout; set once the watcher is registered.
         var timer: Task<Void, Never>?
+
+        /// Stops the timer and resumes the waiting test.
+        func finish(_ result: Result<Void, any Error>) {
+            timer?.cancel()
+            continuation.resume(with: result)
+        }
     }
 
     private struct State {
@@ -139,10 +145,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
     ///   `timeout`; `CancellationError` if the waiting task is cancelled.
     public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
         precondition(count >= 0, "TestClock.waitForSleepers(\(count)): the count cannot be negative")
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
+        let id = takeID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready: Result<Void, any Error>? = state.withLock { state in
@@ -159,8 +162,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
                     try? await Task.sleep(for: timeout)
                     guard !Task.isCancelled, let self else { return }
                     let (expired, actual) = self.state.withLock { ($0.removeWatcher(id), $0.sleepers.count) }
-                    expired?.continuation.resume(
-                        throwing: SleepersTimeout(expected: count, actual: actual, timeout: timeout))
+                    expired?.finish(.failure(SleepersTimeout(expected: count, actual: actual, timeout: timeout)))
                 }
                 let waiting = state.withLock { state -> Bool in
                     guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return false }
@@ -171,8 +173,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
             }
         } onCancel: {
             let cancelled = state.withLock { $0.removeWatcher(id) }
-            cancelled?.timer?.cancel()
-            cancelled?.continuation.resume(throwing: CancellationError())
+            cancelled?.finish(.failure(CancellationError()))
         }
     }
 
@@ -245,11 +246,16 @@ public final class TestClock: Sendable, CustomStringConvertible {
         }
     }
 
-    func sleep(until deadline: Duration) async throws {
-        let id = state.withLock { state -> UInt64 in
+    /// A new id for a sleeper or a watcher.
+    private func takeID() -> UInt64 {
+        state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
+    }
+
+    func sleep(until deadline: Duration) async throws {
+        let id = takeID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (immediate, satisfied) = state.withLock { state -> (Result<Void, any Error>?, [Watcher]) in
@@ -259,10 +265,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
                     return (nil, state.satisfiedWatchers())
                 }
                 if let immediate { continuation.resume(with: immediate) }
-                for watcher in satisfied {
-                    watcher.timer?.cancel()
-                    watcher.continuation.resume()
-                }
+                for watcher in satisfied { watcher.finish(.success(())) }
             }
         } onCancel: {
             let cancelled = state.withLock { state -> Sleeper? in
