@@ -87,29 +87,30 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
         store.value(forKey: key)
     }
 
-    /// The string for `key`; a number is returned as its decimal text; otherwise `nil`.
+    /// The string for `key`; a number is returned as its text, as `-[NSNumber stringValue]`
+    /// gives it (`true` is "1", 2.0 is "2"); otherwise `nil`.
     public func string(forKey key: String) -> String? {
-        switch store.value(forKey: key) {
-        case .string(let value): value
-        case .integer(let value): String(value)
-        case .double(let value): String(value)
-        default: nil
-        }
+        store.value(forKey: key)?.userDefaultsString
     }
 
-    /// The integer for `key` (numbers and numeric strings convert), or 0.
+    /// The integer for `key`, converted as Darwin's `UserDefaults` converts it: `true` is 1,
+    /// a double is truncated (2.7 is 2), a string gives its leading integer (" 42abc" is
+    /// 42); 0 when missing or not a number. The full table is in <doc:MigratingFromASwizzledSingleton>.
     public func integer(forKey key: String) -> Int {
-        store.value(forKey: key).flatMap { Int(propertyList: $0) ?? Double(propertyList: $0).map { Int($0) } } ?? 0
+        store.value(forKey: key)?.userDefaultsInteger ?? 0
     }
 
-    /// The number for `key` (integers and numeric strings convert), or 0.
+    /// The number for `key`, converted as Darwin's `UserDefaults` converts it: any number,
+    /// `true` is 1, a string gives its leading number; 0 when missing or not a number.
     public func double(forKey key: String) -> Double {
-        store.value(forKey: key).flatMap(Double.init(propertyList:)) ?? 0
+        store.value(forKey: key)?.userDefaultsDouble ?? 0
     }
 
-    /// The Boolean for `key` (non-zero numbers and `"true"`/`"YES"`/`"1"` are true), or `false`.
+    /// The Boolean for `key`, converted as Darwin's `UserDefaults` converts it: any non-zero
+    /// number (2.5 and 0.5 included) is true; a string is true when it starts with Y, y,
+    /// T, t or a digit 1–9 ("YES", "true", "1"); `false` when missing or anything else.
     public func bool(forKey key: String) -> Bool {
-        store.value(forKey: key).flatMap(Bool.init(propertyList:)) ?? false
+        store.value(forKey: key)?.userDefaultsBool ?? false
     }
 
     /// The data for `key`, or `nil`.

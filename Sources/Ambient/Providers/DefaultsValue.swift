@@ -69,6 +69,7 @@ extension Int: DefaultsValue {
     public init?(propertyList: PropertyList) {
         switch propertyList {
         case .integer(let value): self = value
+        case .bool(let value): self = value ? 1 : 0
         case .double(let value):
             guard let value = Int(exactly: value) else { return nil }
             self = value
@@ -83,12 +84,40 @@ extension Int: DefaultsValue {
     public var propertyList: PropertyList { .integer(self) }
 }
 
+extension UInt64: DefaultsValue {
+    /// Any non-negative integer (and an integral double or numeric string in range).
+    public init?(propertyList: PropertyList) {
+        switch propertyList {
+        case .integer(let value):
+            guard let value = UInt64(exactly: value) else { return nil }
+            self = value
+        case .unsignedInteger(let value): self = value
+        case .double(let value):
+            guard let value = UInt64(exactly: value) else { return nil }
+            self = value
+        case .string(let value):
+            guard let value = UInt64(value) else { return nil }
+            self = value
+        default: return nil
+        }
+    }
+
+    /// An ``PropertyList/integer(_:)``, or ``PropertyList/unsignedInteger(_:)`` above `Int.max`.
+    public var propertyList: PropertyList {
+        Int(exactly: self).map(PropertyList.integer) ?? .unsignedInteger(self)
+    }
+}
+
 extension Double: DefaultsValue {
     /// The number a property list holds (an integer or a numeric string converts).
     public init?(propertyList: PropertyList) {
         switch propertyList {
         case .double(let value): self = value
         case .integer(let value): self = Double(value)
+        case .bool(let value): self = value ? 1 : 0
+        case .unsignedInteger(let value):
+            guard let value = Double(exactly: value) else { return nil }
+            self = value
         case .string(let value):
             guard let value = Double(value) else { return nil }
             self = value
@@ -106,6 +135,7 @@ extension Bool: DefaultsValue {
         switch propertyList {
         case .bool(let value): self = value
         case .integer(let value): self = value != 0
+        case .unsignedInteger(let value): self = value != 0
         case .string(let value):
             switch value.lowercased() {
             case "true", "yes", "1": self = true

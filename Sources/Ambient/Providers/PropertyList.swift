@@ -11,6 +11,10 @@ import Foundation
 public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
     case string(String)
     case integer(Int)
+    /// An unsigned integer above `Int.max` (up to `UInt64.max`), kept exactly as
+    /// `UserDefaults` keeps it. Every smaller integer is an ``integer(_:)``: the
+    /// initialisers never make this case for a value that fits in `Int`.
+    case unsignedInteger(UInt64)
     case double(Double)
     case bool(Bool)
     case data(Data)
@@ -21,6 +25,13 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
     /// The checked form of a Foundation property-list value (`String`, any integer or
     /// floating-point type, `Bool`, `NSNumber`, `Data`, `Date`, and arrays or
     /// `String`-keyed dictionaries of them), or `nil` if `value` is not one.
+    ///
+    /// An `NSNumber` is classified by what it holds, as Darwin's `UserDefaults` hands
+    /// numbers back: a ``bool(_:)`` only for a real boolean (`NSNumber(value: true)`,
+    /// Objective-C's `@YES`), a ``double(_:)`` for a floating-point number, and an
+    /// ``integer(_:)`` (or ``unsignedInteger(_:)`` above `Int.max`) for every other
+    /// number, so `NSNumber(value: 1)` stays the integer 1. No number is ever stored as a
+    /// different number.
     public init?(_ value: Any) {
         switch value {
         case let value as PropertyList: self = value
@@ -52,6 +63,7 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let value): value
         case .integer(let value): value
+        case .unsignedInteger(let value): value
         case .double(let value): value
         case .bool(let value): value
         case .data(let value): value
@@ -66,6 +78,7 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .string(let value): "\"\(value)\""
         case .integer(let value): "\(value)"
+        case .unsignedInteger(let value): "\(value)"
         case .double(let value): "\(value)"
         case .bool(let value): "\(value)"
         case .data(let value): "<\(value.count) bytes>"
@@ -77,21 +90,53 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func number(_ value: Any) -> PropertyList? {
+        // A real NSNumber first: Swift's casts would read NSNumber 0 and 1 as `Bool`.
+        if type(of: value) is NSNumber.Type, let number = value as? NSNumber {
+            return PropertyList(number: number)
+        }
         switch value {
-        case let value as Bool where type(of: value) == Bool.self: return .bool(value)
         case let value as Int: return .integer(value)
         case let value as Double: return .double(value)
         case let value as Float: return .double(Double(value))
-        case let value as any BinaryInteger:
-            guard let integer = Int(exactly: value) else { return nil }
-            return .integer(integer)
-        case let value as NSNumber:
-            switch String(cString: value.objCType) {
-            case "c", "B": return .bool(value.boolValue)
-            case "f", "d": return .double(value.doubleValue)
-            default: return .integer(value.intValue)
-            }
+        case let value as Bool where type(of: value as Any) == Bool.self: return .bool(value)
+        case let value as any BinaryInteger: return PropertyList(exactly: value)
         default: return nil
+        }
+    }
+
+    /// The class of a real boolean `NSNumber` (`__NSCFBoolean` on Darwin and on Linux):
+    /// the one way to tell `@YES` from `@1` on both, since Darwin gives both the
+    /// Objective-C type `c`.
+    private static let booleanNumberClass: AnyClass = type(of: NSNumber(value: true))
+
+    /// The number an `NSNumber` really holds.
+    private init?(number: NSNumber) {
+        if type(of: number) == PropertyList.booleanNumberClass {
+            self = .bool(number.boolValue)
+            return
+        }
+        switch number.objCType.pointee {
+        case CChar(UInt8(ascii: "f")), CChar(UInt8(ascii: "d")):
+            self = .double(number.doubleValue)
+        case CChar(UInt8(ascii: "Q")), CChar(UInt8(ascii: "L")), CChar(UInt8(ascii: "I")),
+            CChar(UInt8(ascii: "S")), CChar(UInt8(ascii: "C")):
+            guard let exact = PropertyList(exactly: number.uint64Value) else { return nil }
+            self = exact
+        default:
+            guard let exact = PropertyList(exactly: number.int64Value) else { return nil }
+            self = exact
+        }
+    }
+
+    /// An ``integer(_:)``, or an ``unsignedInteger(_:)`` above `Int.max`; `nil` for an
+    /// integer no case holds exactly (below `Int.min`, or above `UInt64.max`).
+    private init?(exactly value: some BinaryInteger) {
+        if let integer = Int(exactly: value) {
+            self = .integer(integer)
+        } else if let unsigned = UInt64(exactly: value) {
+            self = .unsignedInteger(unsigned)
+        } else {
+            return nil
         }
     }
 
