@@ -18,24 +18,45 @@ import Foundation
 /// #expect(try await reminder.value == "ring")
 /// ```
 ///
-/// Wait for the code under test to be asleep (``waitForSleepers(_:timeout:)``) before
-/// advancing: a task started just before runs concurrently with the test, and time moved
-/// before it computes its deadline is time it never sees.
+/// ## Time moves only when woken work has settled
+/// ``advance(by:fileID:filePath:line:column:)``, ``advance(to:fileID:filePath:line:column:)-(Clock.Instant,_,_,_,_)``
+/// and ``run(maximumSteps:fileID:filePath:line:column:)`` stop at each deadline on the way,
+/// wake its sleepers, and move on only once every task they woke has run until it is
+/// suspended again (asleep on this clock, or awaiting anything else) or has finished. A
+/// woken task that parses a response for 10 ms before sleeping again, on two busy cores,
+/// is woken again in the same call, every time. This is the default; there is nothing to
+/// switch on.
+///
+/// The clock knows because it counts the work it causes: the task it resumes, the child
+/// tasks, `Task { }`s, actors and tasks that work starts or wakes, through the Swift
+/// runtime's global-executor hook, installed when the first `TestClock` is made. Work
+/// the clock did not wake runs as before, so parallel tests do not slow each other down.
+///
+/// Work that leaves the global executor is counted as *suspended*, so time may move while
+/// it runs: a `DispatchQueue`, `Thread` or `OperationQueue` callback, the main actor
+/// (`@MainActor` code), a custom or task executor, and `Task.sleep` on a real clock. When
+/// the code under test hands off to one of those and then sleeps on this clock, wait for
+/// that sleep with ``waitForSleepers(_:timeout:)`` before advancing again.
+///
+/// If woken work does not settle within `settleTimeout` of real time (a task spinning in
+/// a loop, a deadlock), the call reports it through ``IssueReporter`` — a test issue under
+/// AmbientTesting's traits, naming the pending sleepers — and carries on without waiting;
+/// it never traps and never hangs.
+///
+/// Code started by the test just before it advances has not been woken by the clock: wait
+/// for it to be asleep (``waitForSleepers(_:timeout:)``) first, as above.
 ///
 /// - Sleepers resume in deadline order; sleepers with the same deadline resume in the order
-///   they went to sleep. While advancing, time stops at each deadline on the way, so a
-///   woken task that sleeps again within the advanced span is woken in the same call.
+///   they went to sleep.
 /// - A sleeper whose task is cancelled is removed and its sleep throws `CancellationError`.
 /// - Safe to use from many tasks at once.
-///
-/// After waking a sleeper, `advance` yields a few times so the woken task can run up to
-/// its next suspension before time moves on; work that hops through many other tasks
-/// before sleeping again may need an extra `await Task.yield()` in the test.
 public final class TestClock: Sendable, CustomStringConvertible {
     private struct Sleeper {
         let id: UInt64
         let deadline: Duration
         let continuation: CheckedContinuation<Void, any Error>
+        /// The sleeping task's name, where the platform has task names.
+        let taskName: String?
 
         /// Earlier deadlines first; equal deadlines in the order they started sleeping.
         func wakesBefore(_ other: Sleeper) -> Bool { (deadline, id) < (other.deadline, other.id) }
@@ -96,12 +117,22 @@ public final class TestClock: Sendable, CustomStringConvertible {
 
     /// The wall time at which this clock started.
     public let start: Date
+    /// How long, in real time, a call that moves time waits for the work it woke to
+    /// settle before it reports the work as stuck and carries on.
+    public let settleTimeout: Duration
     private let state = Locked(State())
+    /// The work this clock's wake-ups caused, counted until it has settled.
+    private let woken = WokenWork()
 
     /// A clock at `start` (default: 2001-01-01 00:00:00 UTC, the reference date) with no
     /// sleepers.
-    public init(start: Date = Date(timeIntervalSinceReferenceDate: 0)) {
+    ///
+    /// - Parameter settleTimeout: How long, in real time, to wait for woken work to settle
+    ///   before reporting it (default 10 seconds).
+    public init(start: Date = Date(timeIntervalSinceReferenceDate: 0), settleTimeout: Duration = .seconds(10)) {
+        precondition(settleTimeout > .zero, "TestClock(settleTimeout: \(settleTimeout)): the timeout must be positive")
         self.start = start
+        self.settleTimeout = settleTimeout
     }
 
     /// The ambient ``Clock`` driven by this test clock: inject it.
@@ -178,32 +209,80 @@ public final class TestClock: Sendable, CustomStringConvertible {
     }
 
     /// Moves time forward by `duration`, waking, in order, every sleeper whose deadline it
-    /// passes. A negative duration is a programming error and traps.
-    public func advance(by duration: Duration) async {
+    /// passes, and returns once the work it woke has settled (see the type's discussion).
+    /// A negative duration is a programming error and traps.
+    ///
+    /// The location parameters name the test's call in a report; leave their defaults.
+    public func advance(
+        by duration: Duration,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) async {
         precondition(duration >= .zero, "TestClock.advance(by: \(duration)): time cannot go backwards")
-        await advance(toOffset: elapsed + duration)
+        let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        await advance(toOffset: elapsed + duration, caller: "advance(by: \(duration))", at: location)
     }
 
-    /// Moves time forward to `deadline` (no-op if it has passed), waking sleepers on the way.
-    public func advance(to deadline: Clock.Instant) async {
-        await advance(toOffset: deadline.offset)
+    /// Moves time forward to `deadline` (no-op if it has passed), waking sleepers on the way
+    /// and letting the work they wake settle.
+    public func advance(
+        to deadline: Clock.Instant,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) async {
+        let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        await advance(toOffset: deadline.offset, caller: "advance(to: \(deadline))", at: location)
     }
 
-    /// Moves wall time forward to `date` (no-op if it has passed), waking sleepers on the way.
-    public func advance(to date: Date) async {
+    /// Moves wall time forward to `date` (no-op if it has passed), waking sleepers on the
+    /// way and letting the work they wake settle.
+    public func advance(
+        to date: Date,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) async {
         let seconds = date.timeIntervalSince(start)
-        await advance(toOffset: .nanoseconds(Int64((seconds * 1e9).rounded())))
+        let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        let offset = Duration.nanoseconds(Int64((seconds * 1e9).rounded()))
+        await advance(toOffset: offset, caller: "advance(to: \(date))", at: location)
     }
 
-    /// Advances to each pending deadline in turn until no task is asleep on this clock,
-    /// including tasks that go back to sleep when woken. Traps after `maximumSteps` wake-ups
-    /// (a task that sleeps forever in a loop would otherwise never let it return).
-    public func run(maximumSteps: Int = 100_000) async {
+    /// Advances to each pending deadline in turn, letting woken work settle at each, until
+    /// no task is asleep on this clock, including tasks that go back to sleep when woken.
+    ///
+    /// A task that sleeps in a loop forever would never let it return: after
+    /// `maximumSteps` deadlines it reports the sleepers still pending through
+    /// ``IssueReporter`` (a test issue under AmbientTesting's traits) and returns. It never
+    /// traps.
+    public func run(
+        maximumSteps: Int = 100_000,
+        fileID: String = #fileID,
+        filePath: String = #filePath,
+        line: Int = #line,
+        column: Int = #column
+    ) async {
+        precondition(maximumSteps >= 0, "TestClock.run(maximumSteps: \(maximumSteps)): the limit cannot be negative")
+        let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        let caller = "run(maximumSteps: \(maximumSteps))"
+        var settling = await settle(caller, at: location)
         for _ in 0..<maximumSteps {
             guard let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) else { return }
-            await advance(toOffset: next)
+            settling = await advance(toOffset: next, caller: caller, at: location, settling: settling)
         }
-        preconditionFailure("TestClock.run(): sleepers still pending after \(maximumSteps) wake-ups")
+        let pending = pendingSleepers()
+        guard !pending.isEmpty else { return }
+        IssueReporter.current.report(
+            "TestClock.\(caller): sleepers still pending after \(maximumSteps) deadlines, so run() stopped "
+                + "there (a task that sleeps in a loop forever never lets it finish; advance(by:) a fixed span "
+                + "instead). Pending: \(pending).",
+            at: location
+        )
     }
 
     /// A short description: the time and how many are sleeping.
@@ -218,9 +297,20 @@ public final class TestClock: Sendable, CustomStringConvertible {
         state.withLock { $0.elapsed }
     }
 
-    private func advance(toOffset target: Duration) async {
+    /// Wakes each sleeper due by `target` in order, settling after each; returns whether
+    /// settling still works for this call (`false` once it timed out).
+    @discardableResult
+    private func advance(
+        toOffset target: Duration,
+        caller: String,
+        at location: IssueReporter.Location,
+        settling: Bool = true
+    ) async -> Bool {
+        // Work woken earlier (by another call that gave up on it) settles first.
+        var settling = settling
+        if settling { settling = await settle(caller, at: location) }
         while true {
-            let woken: Sleeper? = state.withLock { state in
+            let next: Sleeper? = state.withLock { state in
                 let due = state.sleepers.indices
                     .filter { state.sleepers[$0].deadline <= target }
                     .min { state.sleepers[$0].wakesBefore(state.sleepers[$1]) }
@@ -232,17 +322,50 @@ public final class TestClock: Sendable, CustomStringConvertible {
                 state.elapsed = max(state.elapsed, sleeper.deadline)
                 return sleeper
             }
-            guard let woken else { break }
-            woken.continuation.resume()
-            await Self.letWokenTasksRun()
+            guard let next else { return settling }
+            woken.causing { next.continuation.resume() }
+            if settling {
+                settling = await settle(caller, at: location)
+            } else {
+                await Self.yieldSeveralTimes()
+            }
         }
-        await Self.letWokenTasksRun()
     }
 
-    /// Yields enough times for resumed tasks to reach their next suspension point.
-    private static func letWokenTasksRun() async {
+    /// Waits until the work this clock woke is suspended or done; on time-out, reports it
+    /// and returns `false` (the caller stops waiting for the rest of its call).
+    private func settle(_ caller: String, at location: IssueReporter.Location) async -> Bool {
+        guard WokenWork.isAvailable else {
+            // A runtime without the hook: the best this can do is give woken work a chance.
+            await Self.yieldSeveralTimes()
+            return true
+        }
+        if await woken.settle(timeout: settleTimeout) { return true }
+        let pending = pendingSleepers()
+        IssueReporter.current.report(
+            "TestClock.\(caller): the work woken at \(instant) was still running after \(settleTimeout) of real "
+                + "time (\(woken.runningJobs) job(s): a task spinning in a loop, or waiting for something that "
+                + "waits for this call?), so this call moved time on without waiting for it. "
+                + "Pending sleepers: \(pending.isEmpty ? "none" : pending).",
+            at: location
+        )
+        return false
+    }
+
+    /// The fallback where settling is unavailable or has timed out.
+    private static func yieldSeveralTimes() async {
         for _ in 0..<32 {
             await Task.yield()
+        }
+    }
+
+    /// The sleepers still waiting, in wake-up order, described for a report.
+    private func pendingSleepers() -> String {
+        state.withLock { state in
+            state.sleepers.sorted { $0.wakesBefore($1) }.map { sleeper in
+                let name = sleeper.taskName.map { "task \"\($0)\"" } ?? "a task"
+                return "\(name) asleep until \(Clock.Instant(offset: sleeper.deadline))"
+            }.joined(separator: ", ")
         }
     }
 
@@ -255,13 +378,19 @@ public final class TestClock: Sendable, CustomStringConvertible {
     }
 
     func sleep(until deadline: Duration) async throws {
+        try await woken.counting { try await suspend(until: deadline) }
+    }
+
+    /// Registers a sleeper and suspends until it is woken or cancelled.
+    private func suspend(until deadline: Duration) async throws {
         let id = takeID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (immediate, satisfied) = state.withLock { state -> (Result<Void, any Error>?, [Watcher]) in
                     if Task.isCancelled { return (.failure(CancellationError()), []) }
                     if deadline <= state.elapsed { return (.success(()), []) }
-                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    state.sleepers.append(
+                        Sleeper(id: id, deadline: deadline, continuation: continuation, taskName: Self.currentTaskName))
                     return (nil, state.satisfiedWatchers())
                 }
                 if let immediate { continuation.resume(with: immediate) }
@@ -274,6 +403,18 @@ public final class TestClock: Sendable, CustomStringConvertible {
             }
             cancelled?.continuation.resume(throwing: CancellationError())
         }
+    }
+}
+
+extension TestClock {
+    /// The running task's name (Swift 6.2's `Task.name`), where the platform has it.
+    fileprivate static var currentTaskName: String? {
+        #if compiler(>=6.2)
+            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+                return Task.name
+            }
+        #endif
+        return nil
     }
 }
 

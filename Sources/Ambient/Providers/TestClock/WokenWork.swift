@@ -1,0 +1,245 @@
+import Dispatch
+import Foundation
+
+// How a TestClock knows that the work it woke has settled
+// =======================================================
+//
+// `advance` and `run` may move time again only once every task they woke has run until it
+// is suspended again (on this clock or on anything else) or has finished. Yielding a few
+// times and hoping is not enough: a woken task that parses a response for 10 ms, or that
+// shares two busy cores with a parallel test run, is still running after any number of
+// yields (see the issue that replaced that heuristic).
+//
+// So the clock counts the work it causes. The Swift runtime sends every job bound for the
+// global concurrent executor (a task resumed, a child task started, `Task { }`, an idle
+// default actor given work, `Task.yield()`) through `swift_task_enqueueGlobal`, which
+// calls `swift_task_enqueueGlobal_hook` when one is installed. Ambient installs one the
+// first time a `TestClock` is made. For each job it asks one question: is this thread, right
+// now, doing work for a `WokenWork`? That is the case in exactly two places:
+//
+// 1. while a `TestClock` resumes a sleeper's continuation (the runtime enqueues the woken
+//    task from inside `resume()`), and
+// 2. while a job that was itself counted runs (everything it starts or resumes: child
+//    tasks, `Task { }`, tasks it wakes, actors it hands work to, its own next slice).
+//
+// Such a job is counted, then run on Dispatch's global queue by `swift_job_run` — what the
+// default executor does, so parallelism is kept — with this thread marked as working for
+// the same `WokenWork`, and uncounted when `swift_job_run` returns, that is, when that
+// slice of the task has suspended or finished. Every other job goes to the runtime's
+// own executor untouched: nothing changes for work the clock did not wake, and parallel
+// tests with clocks of their own count only their own work.
+//
+// The count reaching zero is the moment everything the clock woke is suspended or done,
+// and that is when `settle()` resumes. A job counted before it runs, uncounted after, and
+// counted children counted *during* their parent's run, so the count can only reach
+// zero when nothing caused by the wake-up is runnable: no timing, no yields.
+//
+// What escapes (documented in TestClock and the time article): work that waits on
+// something outside the global executor and resumes from there is no longer counted once
+// it suspends: the main actor, a custom or task executor, a `DispatchQueue` or `Thread`
+// that resumes a continuation, and `Task.sleep` on a real clock. That work counts as
+// "suspended on something else", so the clock may move on while it runs.
+
+/// The work a ``TestClock`` woke, counted until all of it is suspended again.
+final class WokenWork: @unchecked Sendable {
+    // @unchecked: `state` is a `Locked`; `executor` is set once, in `init`.
+
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Bool, Never>
+        let timer: DispatchWorkItem
+    }
+
+    private struct State {
+        /// Jobs enqueued on this object's account and not yet finished running.
+        var running = 0
+        var waiters: [Waiter] = []
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Locked(State())
+    /// The task executor counted jobs run on (a `CountingExecutor` where the platform has
+    /// task executors): since Swift 6.2, `Task.yield()` and other re-enqueues go to the
+    /// *current* executor, and the default one would skip the hook.
+    private var executor: AnyObject?
+
+    init() {
+        Self.installHook()
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            executor = CountingExecutor(work: self)
+        }
+    }
+
+    /// Jobs caused by this object's wake-ups that are queued or running now.
+    var runningJobs: Int {
+        state.withLock { $0.running }
+    }
+
+    /// Runs `body` (which resumes a continuation) with this thread working for `self`, so
+    /// the task it resumes is counted.
+    func causing<R>(_ body: () throws -> R) rethrows -> R {
+        let previous = Self.current
+        Self.current = Unmanaged.passUnretained(self)
+        defer { Self.current = previous }
+        return try body()
+    }
+
+    /// Runs `body` (a sleep on the clock) with this object's executor as the task's
+    /// executor preference: the task hops onto a counted job first, and whoever resumes
+    /// it, from whatever thread, enqueues it on that executor, so its slice after the
+    /// wake-up is counted until it suspends again. (Tagging the resuming thread alone
+    /// would miss the race in which the resume lands before the sleeper has finished
+    /// suspending, and the sleeper carries on in an uncounted slice.)
+    func counting<R>(_ body: () async throws -> R) async rethrows -> R {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let executor = executor as? CountingExecutor
+        {
+            return try await withTaskExecutorPreference(executor) { try await body() }
+        }
+        return try await body()
+    }
+
+    /// Suspends until no job caused by this object's wake-ups is queued or running, or
+    /// until `timeout` of real time has passed. Returns `false` on time-out.
+    func settle(timeout: Duration) async -> Bool {
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            // If this task is itself counted, `running` counts it until it suspends, right
+            // after this closure: its own end of slice can then be the one that settles.
+            let timer = DispatchWorkItem { [weak self] in self?.expire() }
+            let settled = state.withLock { state -> Bool in
+                if state.running == 0 { return true }
+                state.nextID += 1
+                state.waiters.append(Waiter(id: state.nextID, continuation: continuation, timer: timer))
+                return false
+            }
+            if settled { return continuation.resume(returning: true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
+        }
+    }
+
+    /// The timer's end: every waiter still waiting gives up.
+    private func expire() {
+        let expired = state.withLock { state -> [Waiter] in
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in expired { waiter.continuation.resume(returning: false) }
+    }
+
+    /// Counts `job` and runs it on Dispatch's global queue, on this object's account.
+    fileprivate func enqueue(_ job: UnownedJob) {
+        state.withLock { $0.running += 1 }
+        DispatchQueue.global().async {
+            let previous = Self.current
+            Self.current = Unmanaged.passUnretained(self)
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+                let executor = self.executor as? CountingExecutor
+            {
+                job.runSynchronously(on: executor.asUnownedTaskExecutor())
+            } else {
+                _ambientRunJob(job, Self.genericExecutor)
+            }
+            Self.current = previous
+            self.finishedOne()
+        }
+    }
+
+    /// One counted job has suspended or finished: wake the waiters if it was the last.
+    private func finishedOne() {
+        let settled = state.withLock { state -> [Waiter] in
+            state.running -= 1
+            guard state.running == 0 else { return [] }
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in settled {
+            waiter.timer.cancel()
+            waiter.continuation.resume(returning: true)
+        }
+    }
+
+    // MARK: - The runtime seam
+
+    /// The runtime's own enqueue, handed to the hook.
+    private typealias Original = @convention(thin) (UnownedJob) -> Void
+    /// `swift_task_enqueueGlobal_hook`'s type.
+    private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+    /// The generic executor (no isolation): what the global executor runs jobs on. An
+    /// `UnownedSerialExecutor` is two words; the generic one is both zero.
+    private static let genericExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+
+    /// The hook Ambient installs, and whatever was installed before it (another tool's).
+    private nonisolated(unsafe) static var previousHook: Hook?
+
+    /// Installs the hook once per process; later calls do nothing.
+    private static func installHook() {
+        _ = hookInstalled
+    }
+
+    private static let hookInstalled: Bool = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
+        let slot = symbol.assumingMemoryBound(to: Hook?.self)
+        previousHook = slot.pointee
+        slot.pointee = { job, original in
+            if let work = WokenWork.current {
+                work.takeUnretainedValue().enqueue(job)
+            } else if let previous = WokenWork.previousHook {
+                previous(job, original)
+            } else {
+                original(job)
+            }
+        }
+        return true
+    }()
+
+    /// Whether the hook is in place (it is not where the runtime has no such hook).
+    static var isAvailable: Bool {
+        hookInstalled
+    }
+
+    // MARK: - Which WokenWork this thread is doing work for
+
+    private static func makeKey() -> pthread_key_t {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "TestClock: pthread_key_create failed (\(status))")
+        return key
+    }
+
+    private static let currentKey = makeKey()
+
+    /// The `WokenWork` the running thread does work for, unretained: the dispatched block
+    /// (or `causing`'s caller) keeps it alive while it is set.
+    private static var current: Unmanaged<WokenWork>? {
+        get { pthread_getspecific(currentKey).map { Unmanaged.fromOpaque($0) } }
+        set { pthread_setspecific(currentKey, newValue?.toOpaque()) }
+    }
+}
+
+/// `swift_job_run`: runs one job until it suspends or finishes, as the global executor
+/// does. Exported by the concurrency runtime since Swift 5.5 (and declared the same way,
+/// as a free function, by the standard library itself).
+@_silgen_name("swift_job_run")
+private func _ambientRunJob(_ job: UnownedJob, _ executor: UnownedSerialExecutor)
+
+/// The task executor a counted job runs on: whatever the job enqueues on "the current
+/// executor" (`Task.yield()` since Swift 6.2) comes back here and is counted too. It is
+/// never a task's *preference*, so nothing outside the counted jobs is sent to it.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private final class CountingExecutor: TaskExecutor {
+    /// Weak: a job may be enqueued after its `TestClock` is gone; it then runs as usual.
+    private weak let work: WokenWork?
+
+    init(work: WokenWork) {
+        self.work = work
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        if let work {
+            work.enqueue(UnownedJob(job))
+        } else {
+            globalConcurrentExecutor.enqueue(job)
+        }
+    }
+}

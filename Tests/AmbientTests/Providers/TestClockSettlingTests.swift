@@ -1,0 +1,231 @@
+import Ambient
+import Foundation
+import Testing
+
+/// swift-clocks-shaped re-entrant loops: a task sleeps, is woken, does synchronous work,
+/// sleeps again. One `advance` (or `run`) must wake it every time, whatever the work costs
+/// and however busy the CPUs are.
+@Suite("TestClock: woken work settles before time moves", .serialized)
+struct TestClockSettlingTests {
+    /// How the code under test sleeps on the injected clock.
+    enum Route: String, CaseIterable, CustomTestStringConvertible {
+        case clockSleep, taskSleepOnMonotonic, wrappedUserClock
+        var testDescription: String { rawValue }
+
+        func sleep(for duration: Duration) async throws {
+            switch self {
+            case .clockSleep: try await Clock.current.sleep(for: duration)
+            case .taskSleepOnMonotonic: try await Task.sleep(for: duration, clock: Clock.current.monotonic)
+            case .wrappedUserClock:
+                // A user's own Swift.Clock over the ambient one, made ambient again.
+                let user = Clock(UserClock(base: Clock.current.monotonic))
+                try await user.sleep(for: duration)
+            }
+        }
+    }
+
+    /// How the test moves time.
+    enum Mover: String, CaseIterable, CustomTestStringConvertible {
+        case advance, run
+        var testDescription: String { rawValue }
+    }
+
+    /// A user's `Swift.Clock` that delegates to another one.
+    struct UserClock: Swift.Clock {
+        let base: Clock.Monotonic
+        var now: Clock.Instant { base.now }
+        var minimumResolution: Duration { base.minimumResolution }
+        func sleep(until deadline: Clock.Instant, tolerance: Duration?) async throws {
+            try await base.sleep(until: deadline, tolerance: tolerance)
+        }
+    }
+
+    /// Sleeps `sleeps` times for a second, spinning `work` after each wake-up; returns how
+    /// many wake-ups the test's one call delivered.
+    static func loop(
+        sleeps: Int,
+        work: Duration,
+        route: Route,
+        mover: Mover
+    ) async throws -> Int {
+        let testClock = TestClock()
+        let woken = Locked(0)
+        let task = Task {
+            try await withInjected(testClock.clock) {
+                for _ in 0..<sleeps {
+                    try await route.sleep(for: .seconds(1))
+                    spin(for: work)
+                    _ = woken.increment()
+                }
+            }
+        }
+        try await testClock.waitForSleepers()
+        switch mover {
+        case .advance: await testClock.advance(by: .seconds(sleeps))
+        case .run: await testClock.run()
+        }
+        let count = woken.get()
+        task.cancel()  // a missed wake-up must fail the test, not hang it
+        _ = try? await task.value
+        return count
+    }
+
+    /// Burns the CPU for `duration` of real time: synchronous work such as parsing.
+    static func spin(for duration: Duration) {
+        guard duration > .zero else { return }
+        let end = ContinuousClock.now + duration
+        while ContinuousClock.now < end {}
+    }
+
+    @Test(arguments: [Duration.zero, .milliseconds(10), .milliseconds(50)], Route.allCases)
+    func everyWakeUpIsDeliveredInOneAdvance(work: Duration, route: Route) async throws {
+        for mover in Mover.allCases {
+            let woken = try await Self.loop(sleeps: 5, work: work, route: route, mover: mover)
+            #expect(woken == 5, "\(mover) with \(work) of work after each wake-up, via \(route)")
+        }
+    }
+
+    @Test(arguments: Route.allCases)
+    func everyWakeUpIsDeliveredWithTheCPUsBusy(route: Route) async throws {
+        let spinners = CPUSpinners(count: 4)
+        defer { spinners.stop() }
+        for mover in Mover.allCases {
+            #expect(try await Self.loop(sleeps: 50, work: .zero, route: route, mover: mover) == 50, "\(mover)")
+            #expect(try await Self.loop(sleeps: 5, work: .milliseconds(10), route: route, mover: mover) == 5)
+        }
+    }
+
+    /// 1,000 repetitions of each route and mover, with 4 threads spinning: zero misses.
+    @Test(arguments: Route.allCases)
+    func stressAThousandLoopsMissNothing(route: Route) async throws {
+        let spinners = CPUSpinners(count: 4)
+        defer { spinners.stop() }
+        var misses = 0
+        for repetition in 0..<1_000 {
+            let mover: Mover = repetition.isMultiple(of: 2) ? .advance : .run
+            let woken = try await Self.loop(sleeps: 5, work: .zero, route: route, mover: mover)
+            misses += 5 - woken
+        }
+        #expect(misses == 0)
+    }
+
+    @Test func childTasksAsyncLetAndActorsSettleToo() async throws {
+        actor Tally {
+            var count = 0
+            func add() { count += 1 }
+        }
+        let testClock = TestClock()
+        let tally = Tally()
+        let task = Task {
+            try await withInjected(testClock.clock) {
+                for _ in 0..<5 {
+                    try await Clock.current.sleep(for: .seconds(1))
+                    // Work in a child task, an async let, a task group and an unstructured task.
+                    async let a: Void = tally.add()
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { TestClockSettlingTests.spin(for: .milliseconds(2)) }
+                        group.addTask { await tally.add() }
+                    }
+                    await a
+                    await Task { await tally.add() }.value
+                }
+            }
+        }
+        try await testClock.waitForSleepers()
+        await testClock.advance(by: .seconds(5))
+        #expect(await tally.count == 15)
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    @Test func anUnstructuredTaskStartedByWokenWorkIsWaitedFor() async throws {
+        let testClock = TestClock()
+        let reached = Locked(0)
+        let task = Task {
+            try await withInjected(testClock.clock) {
+                try await Clock.current.sleep(for: .seconds(1))
+                // Legacy style: fire and forget a Task that sleeps on its own.
+                Task {
+                    TestClockSettlingTests.spin(for: .milliseconds(5))
+                    try await Clock.current.sleep(for: .seconds(1))
+                    _ = reached.increment()
+                }
+            }
+        }
+        try await testClock.waitForSleepers()
+        await testClock.advance(by: .seconds(2))
+        #expect(reached.get() == 1, "the Task started by the woken code slept and was woken in the same call")
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    @Test func workThatNeverSettlesIsReportedNotHung() async throws {
+        let testClock = TestClock(settleTimeout: .milliseconds(200))
+        let reports = Locked<[String]>([])
+        let reporter = IssueReporter { message, _ in reports.update { $0.append(message) } }
+        let stop = Locked(false)
+        let task = Task {
+            try await withInjected(testClock.clock) {
+                try await Clock.current.sleep(for: .seconds(1))
+                while !stop.get() { await Task.yield() }  // never suspends for long
+            }
+        }
+        let other = Task(name: "poller") {
+            try await withInjected(testClock.clock) { try await Clock.current.sleep(for: .seconds(60)) }
+        }
+        try await testClock.waitForSleepers(2)
+        await withInjected(reporter) { await testClock.advance(by: .seconds(2)) }
+        stop.set(true)
+        let messages = reports.get()
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("advance(by: 2.0 seconds)") == true)
+        #expect(messages.first?.contains("still running after 0.2 seconds") == true)
+        #expect(messages.first?.contains("task \"poller\" asleep until") == true, "names the pending sleeper")
+        #expect(testClock.instant.offset == .seconds(2), "time still moved")
+        task.cancel()
+        other.cancel()
+        _ = try? await task.value
+        _ = try? await other.value
+    }
+
+    @Test func runReportsItsStepLimitInsteadOfTrapping() async throws {
+        let testClock = TestClock()
+        let reports = Locked<[String]>([])
+        let reporter = IssueReporter { message, location in
+            reports.update { $0.append("\(location.fileID) \(message)") }
+        }
+        let forever = Task {
+            try await withInjected(testClock.clock) {
+                while true { try await Clock.current.sleep(for: .seconds(1)) }
+            }
+        }
+        try await testClock.waitForSleepers()
+        await withInjected(reporter) { await testClock.run(maximumSteps: 10) }
+        #expect(testClock.instant.offset == .seconds(10))
+        let messages = reports.get()
+        #expect(messages.count == 1)
+        #expect(messages.first?.contains("AmbientTests/TestClockSettlingTests.swift") == true)
+        #expect(messages.first?.contains("sleepers still pending after 10 deadlines") == true)
+        forever.cancel()
+        _ = try? await forever.value
+    }
+}
+
+/// Threads that keep every core busy, as a parallel test run does, until stopped.
+final class CPUSpinners: Sendable {
+    private let running = Locked(true)
+
+    init(count: Int) {
+        for _ in 0..<count {
+            let thread = Thread { [running] in
+                let deadline = ContinuousClock.now + .seconds(120)  // bounded, whatever happens
+                while running.get(), ContinuousClock.now < deadline {
+                    for _ in 0..<1_000 { _ = ContinuousClock.now }
+                }
+            }
+            thread.start()
+        }
+    }
+
+    func stop() { running.set(false) }
+}
