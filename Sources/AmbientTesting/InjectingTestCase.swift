@@ -36,7 +36,10 @@ open class InjectingTestCase: XCTestCase {
 
     /// Runs the test method inside ``injections`` (and strict mode, if on).
     override open func invokeTest() {
-        var context = injections
+        // Reports from Ambient's test tools (a TestClock that cannot settle, say) fail the
+        // test; `injections` may replace the reporter with its own.
+        var context = InjectionContext().injecting(IssueReporter.xcTest(testName: name)).injecting(
+            contentsOf: injections)
         if let allowed = strictModeAllowing {
             let reported = LiveReadLog()
             let name = self.name
@@ -48,5 +51,14 @@ open class InjectingTestCase: XCTestCase {
                 })
         }
         context.run { super.invokeTest() }
+    }
+}
+
+extension IssueReporter {
+    /// Fails the running XCTest test method with each report, naming its location.
+    static func xcTest(testName: String) -> IssueReporter {
+        IssueReporter { message, location in
+            XCTFail("\(testName): \(location): \(message)")
+        }
     }
 }

@@ -15,6 +15,10 @@ import Testing
 /// }
 /// ```
 ///
+/// Under either trait, failures that Ambient's test tools report through `IssueReporter`
+/// (a `TestClock` whose woken work never settles, or whose `run()` runs out of
+/// steps) are recorded as issues of the test, at the line that called the tool.
+///
 /// Suite and test traits compose: the suite's values are injected first, the test's on top,
 /// so the test's values win for the types both inject. Parallel tests stay isolated: each
 /// runs in its own task with its own values.
@@ -39,7 +43,9 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await inject(InjectionContext.current, test).run { try await function() }
+        // The test's reporter goes in first, so a reporter the test injects itself wins.
+        let context = InjectionContext.current.injecting(IssueReporter.swiftTesting)
+        try await inject(context, test).run { try await function() }
     }
 }
 
@@ -74,5 +80,21 @@ extension Trait where Self == InjectionTrait {
             let values = make()
             return context.injecting(repeat each values)
         }
+    }
+}
+
+extension IssueReporter {
+    /// Records each report as an issue of the running Swift Testing test, at the
+    /// reported location.
+    static let swiftTesting = IssueReporter { message, location in
+        Issue.record(
+            Comment(rawValue: message),
+            sourceLocation: SourceLocation(
+                fileID: location.fileID,
+                filePath: location.filePath,
+                line: location.line,
+                column: location.column
+            )
+        )
     }
 }

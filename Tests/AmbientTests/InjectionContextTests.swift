@@ -93,3 +93,17 @@ struct InjectionContextTests {
         }
     }
 }
+
+@Suite("InjectionContext.injecting(contentsOf:)")
+struct InjectingContentsOfTests {
+    @Test func theOtherContextsValuesGoOnTopAndTheRestStays() {
+        let base = InjectionContext().injecting(Tag("base"), Number(value: 1))
+        let other = InjectionContext().injecting(Tag("outer")).injecting(Tag("inner"), Aligned(vector: .one))
+        let merged = base.injecting(contentsOf: other)
+        #expect(merged[Tag.self] == Tag("inner"), "the other context's innermost value wins")
+        #expect(merged[Number.self] == Number(value: 1))
+        #expect(merged[Aligned.self] == Aligned(vector: .one))
+        #expect(base.injecting(contentsOf: InjectionContext())[Tag.self] == Tag("base"))
+        #expect(InjectionContext().injecting(contentsOf: other)[Tag.self] == Tag("inner"))
+    }
+}

@@ -89,6 +89,33 @@ public struct InjectionContext: Sendable {
         InjectionContext(storage: ContextStorage.make(a, b, c, over: storage))
     }
 
+    /// This context with every value `other` injects on top: where both inject a type,
+    /// `other`'s value wins. For composing contexts built in different places:
+    ///
+    /// ```swift
+    /// let suiteFakes = InjectionContext().injecting(Defaults.inMemory())
+    /// let testFakes = InjectionContext().injecting(Clock.fixed(noon))
+    /// suiteFakes.injecting(contentsOf: testFakes).run { runTest() }
+    /// ```
+    public func injecting(contentsOf other: InjectionContext) -> InjectionContext {
+        var slots: [ContextSlot] = []
+        other.storage?.forEachSlot { slots.append($0) }
+        var result = self
+        for slot in slots.reversed() {  // outermost first, so the innermost ends on top
+            result = Self.injecting(slot.type, at: slot.value, into: result)
+        }
+        return result
+    }
+
+    /// `context` with the `V` stored at `address` injected on top (`V` opened from a slot).
+    private static func injecting<V: AmbientValue>(
+        _: V.Type,
+        at address: UnsafeRawPointer,
+        into context: InjectionContext
+    ) -> InjectionContext {
+        context.injecting(address.assumingMemoryBound(to: V.self).pointee)
+    }
+
     /// The value this context injects for `type`, or `nil` if it injects none. Does not
     /// fall back to the process-wide scope or the default (that is ``AmbientValue/current``).
     ///

@@ -24,9 +24,10 @@ struct PropertyListRoundTripTests {
         let wrap = Bool.random(using: &random)
         switch Int.random(in: 0..<(depth > 2 ? 8 : 10), using: &random) {
         case 0:
-            let text = String((0..<Int.random(in: 0..<6, using: &random)).map { _ in
-                "aZ0 é✓".randomElement(using: &random)!
-            })
+            let text = String(
+                (0..<Int.random(in: 0..<6, using: &random)).map { _ in
+                    "aZ0 é✓".randomElement(using: &random)!
+                })
             return (.string(text), wrap ? NSString(string: text) : text)
         case 1:
             let value = [0, 1, -1, 7, .max, .min, Int.random(in: -1000...1000, using: &random)]
@@ -43,10 +44,12 @@ struct PropertyListRoundTripTests {
             let value = Bool.random(using: &random)
             return (.bool(value), wrap ? NSNumber(value: value) : value)
         case 5:
-            let value = Data((0..<Int.random(in: 0..<5, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+            let value = Data(
+                (0..<Int.random(in: 0..<5, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
             return (.data(value), value)
         case 6, 7:
-            let value = Date(timeIntervalSinceReferenceDate: Double(Int.random(in: -1_000_000...1_000_000, using: &random)))
+            let value = Date(
+                timeIntervalSinceReferenceDate: Double(Int.random(in: -1_000_000...1_000_000, using: &random)))
             return (.date(value), value)
         case 8:
             let elements = (0..<Int.random(in: 0..<4, using: &random)).map { _ in

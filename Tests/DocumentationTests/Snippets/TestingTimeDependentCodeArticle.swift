@@ -48,6 +48,42 @@ struct TimeArticleTests {
     }
     // doc-end
 
+    // doc: settling
+    func syncEveryMinute(times: Int, parse: () -> Void) async throws {
+        for _ in 0..<times {
+            try await Clock.current.sleep(for: .seconds(60))
+            parse()  // synchronous work, say 10 ms of decoding
+        }
+    }
+
+    @Test func fiveSyncsInFiveMinutes() async throws {
+        let testClock = TestClock()
+        let parsed = Counter()
+        let syncing = Task {
+            try await withInjected(testClock.clock) {
+                try await syncEveryMinute(times: 5) { parsed.increment(spinning: .milliseconds(10)) }
+            }
+        }
+        try await testClock.waitForSleepers()
+        await testClock.advance(by: .seconds(300))  // all five, in one call
+        #expect(parsed.value == 5)
+        try await syncing.value
+    }
+    // doc-end
+
+    /// A thread-safe count for the settling example; `increment` burns the CPU first.
+    final class Counter: @unchecked Sendable {
+        // @unchecked: `count` is only touched with `lock` held.
+        private let lock = NSLock()
+        private var count = 0
+        var value: Int { lock.withLock { count } }
+        func increment(spinning duration: Duration) {
+            let end = ContinuousClock.now + duration
+            while ContinuousClock.now < end {}
+            lock.withLock { count += 1 }
+        }
+    }
+
     // doc: with-retries
     func withRetries<T>(_ attempts: Int, _ operation: () async throws -> T) async throws -> T {
         var delay = Duration.seconds(1)

@@ -127,8 +127,10 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// A clock at `start` (default: 2001-01-01 00:00:00 UTC, the reference date) with no
     /// sleepers.
     ///
-    /// - Parameter settleTimeout: How long, in real time, to wait for woken work to settle
-    ///   before reporting it (default 10 seconds).
+    /// - Parameters:
+    ///   - start: The wall time at offset zero.
+    ///   - settleTimeout: How long, in real time, to wait for woken work to settle before
+    ///     reporting it (default 10 seconds).
     public init(start: Date = Date(timeIntervalSinceReferenceDate: 0), settleTimeout: Duration = .seconds(10)) {
         precondition(settleTimeout > .zero, "TestClock(settleTimeout: \(settleTimeout)): the timeout must be positive")
         self.start = start
@@ -410,9 +412,9 @@ extension TestClock {
     /// The running task's name (Swift 6.2's `Task.name`), where the platform has it.
     fileprivate static var currentTaskName: String? {
         #if compiler(>=6.2)
-            if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-                return Task.name
-            }
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            return Task.name
+        }
         #endif
         return nil
     }
