@@ -20,11 +20,30 @@ struct ModelTests {
     /// The model: what a task/thread binding holds, and the process-wide layers.
     struct Model {
         var binding: [Int: Int] = [:]  // type index → value
+        /// The process-wide level the current binding was made inside (0: none).
+        var bindingLevel = 0
         var processWide: [Int: Int] = [:]
-        var captured: [[Int: Int]] = []
+        /// The active process-wide levels, outermost first, and the next level's id.
+        var levels: [Int] = []
+        var nextLevel = 1
+        var captured: [(binding: [Int: Int], level: Int)] = []
 
+        static func defaultValue(_ type: Int) -> Int { type == 0 ? -1 : -2 }
+
+        /// A read on the program's own thread, which is inside every level it entered.
         func expected(_ type: Int) -> Int {
-            binding[type] ?? processWide[type] ?? (type == 0 ? -1 : -2)
+            binding[type] ?? processWide[type] ?? Self.defaultValue(type)
+        }
+
+        /// A read on another thread running captured context `index` (`nil`: no context):
+        /// it sees the process-wide values only if it carries no binding, or its context
+        /// was made inside a level that is still active.
+        func expectedElsewhere(_ type: Int, running index: Int?) -> Int {
+            guard let index else { return processWide[type] ?? Self.defaultValue(type) }
+            let (binding, level) = captured[index]
+            let bindsNothing = binding.isEmpty && level == 0
+            let visible = bindsNothing || (level != 0 && levels.contains(level))
+            return binding[type] ?? (visible ? processWide[type] : nil) ?? Self.defaultValue(type)
         }
     }
 
@@ -35,11 +54,13 @@ struct ModelTests {
         case capture
         case run(Int, [Step])
         case processWide(Int, Int, [Step])
+        /// A read on a new thread, bare or running a captured context.
+        case readElsewhere(Int, context: Int?)
     }
 
     static func program(_ random: inout RandomSource, depth: Int) -> [Step] {
         (0..<Int.random(in: 1...4, using: &random)).map { _ in
-            let kind = depth > 4 ? 0 : Int.random(in: 0..<7, using: &random)
+            let kind = depth > 4 ? 0 : Int.random(in: 0..<8, using: &random)
             let type = Int.random(in: 0..<2, using: &random)
             let value = Int.random(in: 0..<1_000, using: &random)
             switch kind {
@@ -48,6 +69,9 @@ struct ModelTests {
             case 4: return .capture
             case 5: return .run(Int.random(in: 0..<8, using: &random), program(&random, depth: depth + 1))
             case 6: return .processWide(type, value, program(&random, depth: depth + 1))
+            case 7:
+                let context = Bool.random(using: &random) ? Int.random(in: 0..<8, using: &random) : nil
+                return .readElsewhere(type, context: context)
             default: return .read(type)
             }
         }
@@ -87,20 +111,36 @@ struct ModelTests {
                 model.binding = saved
             case .capture:
                 contexts.append(InjectionContext.current)
-                model.captured.append(model.binding)
+                model.captured.append((model.binding, model.bindingLevel))
             case .run(let index, let body):
                 guard !contexts.isEmpty else { continue }
                 let slot = index % contexts.count
-                let saved = model.binding
-                model.binding = model.captured[slot]
+                let saved = (model.binding, model.bindingLevel)
+                (model.binding, model.bindingLevel) = model.captured[slot]
                 contexts[slot].run {
                     mismatches += execute(body, &model, contexts: &contexts, processWideDepth: processWideDepth)
                 }
-                model.binding = saved
+                (model.binding, model.bindingLevel) = saved
+            case .readElsewhere(let type, let index):
+                let slot = contexts.isEmpty ? nil : index.map { $0 % contexts.count }
+                let context = slot.map { contexts[$0] }
+                let actual = onNewThread {
+                    let read = { type == 0 ? ModelA.current.value : ModelB.current.value }
+                    return context.map { $0.run(read) } ?? read()
+                }
+                let expected = model.expectedElsewhere(type, running: slot)
+                if actual != expected {
+                    mismatches.append(
+                        "read \(type) elsewhere (context \(slot.map(String.init) ?? "none")): got \(actual), model says \(expected)"
+                    )
+                }
             case .processWide(let type, let value, let body):
                 guard processWideDepth < 2 else { continue }
-                let saved = model.processWide
+                let saved = (model.processWide, model.bindingLevel)
                 model.processWide[type] = value
+                model.levels.append(model.nextLevel)
+                model.bindingLevel = model.nextLevel
+                model.nextLevel += 1
                 let inner = { (model: inout Model, contexts: inout [InjectionContext]) in
                     mismatches += execute(body, &model, contexts: &contexts, processWideDepth: processWideDepth + 1)
                 }
@@ -109,7 +149,8 @@ struct ModelTests {
                 } else {
                     withInjectedProcessWide(ModelB(value: value)) { inner(&model, &contexts) }
                 }
-                model.processWide = saved
+                (model.processWide, model.bindingLevel) = saved
+                model.levels.removeLast()
             }
         }
         return mismatches

@@ -28,7 +28,10 @@ import _AmbientShims
 /// ## Where `current` comes from
 /// 1. the innermost ``withInjected(_:operation:)`` (or ``InjectionContext/run(_:)``) scope on this
 ///    task — or, in synchronous code outside any task, on this thread;
-/// 2. otherwise an active ``withInjectedProcessWide(_:operation:)`` scope;
+/// 2. otherwise an active ``withInjectedProcessWide(_:operation:)`` scope, if this task or
+///    thread may see it: it carries no binding of its own (a legacy thread), or its binding
+///    was made inside that scope (the scope's own task, the tasks it starts, contexts
+///    captured there);
 /// 3. otherwise, under an enabled ``StrictMode`` that does not allow the type, the read is
 ///    reported and ``testValue`` is used if the type has one;
 /// 4. otherwise ``defaultValue``.
@@ -85,12 +88,14 @@ extension AmbientValue {
     /// then strict mode's report and test value.
     @inlinable
     static func _injected(flags: UInt32) -> Self? {
-        if flags & RuntimeFlags.bound != 0,
-            let value = InjectionContext._withBoundStorage({ $0.value(of: Self.self) })
-        {
-            return value
+        var bound: Unmanaged<ContextStorage>?
+        if flags & RuntimeFlags.bound != 0 {
+            bound = InjectionContext._boundStorage()
+            if let bound, let value = bound._withUnsafeGuaranteedRef({ $0.value(of: Self.self) }) {
+                return value
+            }
         }
-        if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self) {
+        if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self, seenFrom: bound) {
             return value
         }
         if flags & RuntimeFlags.strict != 0 {

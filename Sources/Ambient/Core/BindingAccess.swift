@@ -24,11 +24,19 @@ extension InjectionContext {
     /// returns `nil` when nothing is bound. Only valid once `RuntimeFlags.bound` is set.
     @inlinable
     static func _withBoundStorage<R>(_ body: (ContextStorage) -> R?) -> R? {
+        _boundStorage()?._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The storage bound to this task/thread, unretained: valid while the binding is, which
+    /// for the running code is at least until it returns. `nil` when nothing (or the empty
+    /// context) is bound. Only valid once `RuntimeFlags.bound` is set.
+    @inlinable
+    static func _boundStorage() -> Unmanaged<ContextStorage>? {
         guard let key = _ambient_binding_key_load(),
             let item = _ambientTaskLocalValueGet(key: key),
             // An `InjectionContext` is exactly one optional reference (checked by a test).
             let object = item.load(as: UnsafeRawPointer?.self)
         else { return nil }
-        return Unmanaged<ContextStorage>.fromOpaque(object)._withUnsafeGuaranteedRef(body)
+        return Unmanaged<ContextStorage>.fromOpaque(object)
     }
 }

@@ -23,12 +23,17 @@ struct ContextHeader {
     @usableFromInline var ownedCount: Int
     /// The context this one was made from; keeps the inherited values alive.
     @usableFromInline let parent: ContextStorage?
+    /// The process-wide scope this context was made inside (its level's token), or 0:
+    /// such a context sees that scope's values while it is active (see `ProcessWide`).
+    /// Inherited from `parent`.
+    @usableFromInline let processWideToken: UInt64
 
     @inlinable
-    init(count: Int, ownedCount: Int, parent: ContextStorage?) {
+    init(count: Int, ownedCount: Int, parent: ContextStorage?, processWideToken: UInt64) {
         self.count = count
         self.ownedCount = ownedCount
         self.parent = parent
+        self.processWideToken = processWideToken
     }
 }
 
@@ -131,6 +136,7 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
         owned: Int,
         bytes: Int,
         over parent: ContextStorage?,
+        processWideToken: UInt64? = nil,
         reinjects: (any AmbientValue.Type) -> Bool,
         place: (UnsafeMutablePointer<ContextSlot>, inout UnsafeMutableRawPointer) -> Void
     ) -> ContextStorage {
@@ -146,8 +152,9 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
         let slotStride = MemoryLayout<ContextSlot>.stride
         let capacity = count + (bytes + slotStride - 1) / slotStride
 
+        let token = processWideToken ?? parent?.processWideToken ?? 0
         let buffer = ContextStorage.create(minimumCapacity: capacity) { _ in
-            ContextHeader(count: count, ownedCount: owned, parent: parent)
+            ContextHeader(count: count, ownedCount: owned, parent: parent, processWideToken: token)
         }
         let storage = unsafeDowncast(buffer, to: ContextStorage.self)
 
@@ -164,6 +171,24 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
             }
         }
         return storage
+    }
+
+    /// `parent`'s values, marked as made inside the process-wide level `token`: what a
+    /// process-wide scope binds around its body, so that its task, the tasks it starts and
+    /// the contexts captured there see the scope's values, and nothing else does.
+    static func marked(processWideToken token: UInt64, over parent: ContextStorage?) -> ContextStorage {
+        make(owned: 0, bytes: 0, over: parent, processWideToken: token, reinjects: { _ in false }, place: { _, _ in })
+    }
+
+    /// The process-wide level this context was made inside, or 0.
+    @usableFromInline
+    var processWideToken: UInt64 {
+        withUnsafeMutablePointerToHeader { $0.pointee.processWideToken }
+    }
+
+    /// How many types this context injects a value for.
+    var slotCount: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.count }
     }
 
     /// The value injected for `V`, if any.

@@ -129,7 +129,7 @@ public struct InjectionContext: Sendable {
 
     /// Whether nothing is injected in this context.
     public var isEmpty: Bool {
-        storage == nil
+        storage.map { $0.slotCount == 0 } ?? true
     }
 
     /// The types this context injects a value for, innermost scope first.

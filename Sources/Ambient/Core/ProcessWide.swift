@@ -1,5 +1,34 @@
 import _AmbientShims
 
+// The process-wide scope: how its values reach threads nobody wrapped, without a lock
+// ===================================================================================
+//
+// Entering and leaving are rare and take a mutex (`_ambient_process_lock`): they keep the
+// stack of active levels and the queue of scopes waiting for their turn. Reads are common,
+// on every thread at once, and take no lock: they follow one pointer to an immutable
+// `Snapshot` (the innermost level's flattened values and the tokens of every active
+// level), published with an atomic exchange each time the stack changes.
+//
+// Reclamation uses hazard pointers (in C, `_ambient_pw_*`): before reading a snapshot, a
+// thread announces it in a slot of its own (its own cache line, so readers on different
+// threads never contend), checks it is still the published one, reads, and clears the
+// slot. A writer that replaced a snapshot waits until no slot names it, then releases it.
+// So a value outlives its scope only until every read that started in the scope has
+// returned, and a read costs two uncontended stores and two loads on top of the lookup.
+// Epoch schemes need a shared counter or a grace-period thread; per-thread caches need an
+// invalidation broadcast: hazard pointers need neither, and readers outnumber writers by
+// orders of magnitude.
+//
+// Who sees the values. A task or thread that carries a binding of its own belongs to
+// another scope (a test under `.injecting`, say), and never sees a process-wide value it
+// did not ask for; otherwise parallel tests would see each other's fakes, which is the
+// swizzle's flaw. The scope's body runs in a context marked with its level's token
+// (`ContextStorage.processWideToken`), inherited by everything made from it: the tasks it
+// starts, the scopes nested in it, the contexts captured there and carried to other
+// threads. A read sees the snapshot when the reader has no binding (a legacy thread), or
+// its binding carries the token of an active level, or (for a context built from scratch
+// and run inside the scope's task) its task is inside an active level (`owner`).
+
 /// Runs `body` with `values` current on **every** thread and task in the process that has
 /// no binding of its own for their types — including threads and queues that legacy code
 /// creates and you cannot wrap. This is what swizzling a singleton accessor did, made
@@ -49,7 +78,11 @@ public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
         ContextStorage.make(repeat each values, over: parent)
     }
     defer { ProcessWide.exit(level) }
-    return try ProcessWide.owner.withValue(level.token) { _capture(body) }.get()
+    let context = ProcessWide.bodyContext(for: level)
+    return try ProcessWide.owner.withValue(level.token) {
+        _capture { () throws(Failure) -> R in try context.run(body) }
+    }
+    .get()
 }
 
 /// Runs the asynchronous `body` with `values` current on every thread and task that has
@@ -73,9 +106,10 @@ public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
         ContextStorage.make(repeat each values, over: parent)
     }
     defer { ProcessWide.exit(level) }
+    let context = ProcessWide.bodyContext(for: level)
     return try await ProcessWide.owner.withValue(
         level.token,
-        operation: { await _capture(body) },
+        operation: { await _capture { () async throws(Failure) -> R in try await context.run(body) } },
         isolation: isolation
     ).get()
 }
@@ -116,6 +150,32 @@ enum ProcessWide {
         /// Levels handed to blocked threads, by ticket, until they collect them.
         var grants: [UInt64: Level] = [:]
         var nextToken: UInt64 = 1
+        /// Snapshots replaced while the lock was held, to reclaim once it is released.
+        var retired: [UnsafeRawPointer] = []
+    }
+
+    /// What readers see: immutable, published whole, reclaimed through hazard pointers.
+    final class Snapshot: @unchecked Sendable {
+        // @unchecked: immutable; the storage holds only `Sendable` values.
+        let storage: ContextStorage?
+        /// The tokens of every active level, outermost first.
+        let tokens: [UInt64]
+
+        init(storage: ContextStorage?, tokens: [UInt64]) {
+            self.storage = storage
+            self.tokens = tokens
+        }
+
+        /// Whether a reader whose binding is `bound` (`nil`: none, or the empty context)
+        /// may see these values.
+        func isVisible(from bound: Unmanaged<ContextStorage>?) -> Bool {
+            guard let bound else { return true }
+            let token = bound._withUnsafeGuaranteedRef { $0.processWideToken }
+            if token != 0, tokens.contains(token) { return true }
+            // A context built from scratch and run inside the scope's own task tree.
+            let owner = ProcessWide.owner.get()
+            return owner != 0 && tokens.contains(owner)
+        }
     }
 
     static let state = State()
@@ -123,18 +183,44 @@ enum ProcessWide {
     /// The token of the innermost process-wide level the running task/thread is inside.
     static let owner = TaskLocal<UInt64>(wrappedValue: 0)
 
-    /// The value the active process-wide scope injects for `V`, if any.
-    @inlinable
-    static func value<V: AmbientValue>(of _: V.Type) -> V? {
-        activeStorage()?.value(of: V.self)
+    /// The value the active process-wide scope injects for `V`, if any and if a reader
+    /// whose binding is `bound` may see it. Lock-free (see the top of this file).
+    @usableFromInline
+    static func value<V: AmbientValue>(of _: V.Type, seenFrom bound: Unmanaged<ContextStorage>?) -> V? {
+        guard let raw = _ambient_pw_protect() else { return nil }
+        defer { _ambient_pw_unprotect() }
+        return Unmanaged<Snapshot>.fromOpaque(raw)._withUnsafeGuaranteedRef { snapshot in
+            guard snapshot.isVisible(from: bound) else { return nil }
+            return snapshot.storage?.value(of: V.self)
+        }
     }
 
-    /// The innermost active level's storage.
-    @usableFromInline
-    static func activeStorage() -> ContextStorage? {
-        _ambient_process_lock()
-        defer { _ambient_process_unlock() }
-        return state.levels.last?.storage
+    /// The context a scope's body runs in: the caller's, marked with the level's token.
+    static func bodyContext(for level: Level) -> InjectionContext {
+        InjectionContext(
+            storage: ContextStorage.marked(processWideToken: level.token, over: InjectionContext.current.storage))
+    }
+
+    /// Under the lock: publishes the current stack for readers; the snapshot it replaces
+    /// is reclaimed by `unlock()`.
+    private static func publish() {
+        let snapshot: Snapshot? =
+            state.levels.isEmpty
+            ? nil : Snapshot(storage: state.levels.last?.storage, tokens: state.levels.map(\.token))
+        let fresh = snapshot.map { UnsafeRawPointer(Unmanaged.passRetained($0).toOpaque()) }
+        if let replaced = _ambient_pw_exchange(fresh) { state.retired.append(replaced) }
+    }
+
+    /// Releases the lock, then reclaims the snapshots replaced under it: each once no
+    /// reader still holds it.
+    private static func unlock() {
+        let retired = state.retired
+        state.retired.removeAll()
+        _ambient_process_unlock()
+        for snapshot in retired {
+            _ambient_pw_wait_unprotected(snapshot)
+            Unmanaged<Snapshot>.fromOpaque(snapshot).release()
+        }
     }
 
     /// Enters a level, blocking the calling thread while it is not this caller's turn.
@@ -153,7 +239,7 @@ enum ProcessWide {
             from a thread of your own (a Thread, a DispatchQueue, XCTest's synchronous test methods).
             """)
         _ambient_process_lock()
-        defer { _ambient_process_unlock() }
+        defer { unlock() }
         if let level = tryEnter(parent: parent, build) { return level }
         let ticket = state.nextToken
         state.nextToken += 1
@@ -169,16 +255,16 @@ enum ProcessWide {
         let parent = owner.get()
         _ambient_process_lock()
         let immediate = tryEnter(parent: parent, build)
-        _ambient_process_unlock()
+        unlock()
         if let immediate { return immediate }
         return await withCheckedContinuation(isolation: isolation) { continuation in
             _ambient_process_lock()
             if let level = tryEnter(parent: parent, build) {
-                _ambient_process_unlock()
+                unlock()
                 continuation.resume(returning: level)
             } else {
                 state.waiters.append(Waiter(parent: parent, build: build, wake: .task(continuation)))
-                _ambient_process_unlock()
+                unlock()
             }
         }
     }
@@ -188,6 +274,7 @@ enum ProcessWide {
         _ambient_process_lock()
         // Normally the innermost; an unstructured task that outlived its scope may end later.
         state.levels.removeAll { $0.token == level.token }
+        publish()
         if state.levels.isEmpty { _ambient_flags_clear(RuntimeFlags.processWide) }
         var resume: (CheckedContinuation<Level, Never>, Level)?
         var wakeThreads = false
@@ -202,7 +289,7 @@ enum ProcessWide {
                 resume = (continuation, granted)
             }
         }
-        _ambient_process_unlock()
+        unlock()
         if wakeThreads { _ambient_process_broadcast() }
         if let (continuation, granted) = resume { continuation.resume(returning: granted) }
     }
@@ -230,6 +317,7 @@ enum ProcessWide {
         let level = Level(token: state.nextToken, storage: build(state.levels.last?.storage))
         state.nextToken += 1
         state.levels.append(level)
+        publish()
         _ambient_flags_set(RuntimeFlags.processWide)
         return level
     }

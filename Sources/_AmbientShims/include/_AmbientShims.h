@@ -10,8 +10,10 @@ extern "C" {
 
 /// Bit 0: a task/thread binding has been made at least once in this process (never cleared).
 /// Bit 1: a process-wide scope is active right now.
+/// Bit 2: an enabled strict mode has been made (never cleared).
 #define AMBIENT_FLAG_BOUND 1u
 #define AMBIENT_FLAG_PROCESS_WIDE 2u
+#define AMBIENT_FLAG_STRICT 4u
 
 extern uint32_t _ambient_flags;
 
@@ -44,6 +46,24 @@ static inline __attribute__((always_inline)) const void *_Nullable _ambient_bind
 static inline __attribute__((always_inline)) void _ambient_binding_key_store(const void *_Nonnull key) {
     __atomic_store_n(&_ambient_binding_key, key, __ATOMIC_RELEASE);
 }
+
+/// The process-wide scope's published snapshot, read without a lock (hazard pointers).
+///
+/// The writer (entering or leaving a process-wide scope, under the mutex below) publishes a
+/// new snapshot with `_ambient_pw_exchange`, then calls `_ambient_pw_wait_unprotected` on the
+/// one it replaced before releasing it. A reader calls `_ambient_pw_protect`, which returns
+/// the current snapshot after announcing it in the calling thread's own hazard slot (so
+/// the writer cannot release it meanwhile), reads it, and calls `_ambient_pw_unprotect`.
+/// Each thread owns one slot, on a cache line of its own, claimed on its first read and
+/// given back when the thread exits; readers never write a shared cache line.
+const void *_Nullable _ambient_pw_protect(void);
+/// Ends the read `_ambient_pw_protect` began on this thread.
+void _ambient_pw_unprotect(void);
+/// Publishes `snapshot` (or NULL) and returns the one it replaces.
+const void *_Nullable _ambient_pw_exchange(const void *_Nullable snapshot);
+/// Returns once no thread's hazard slot holds `snapshot`. Reads are a few nanoseconds
+/// long, so this yields rather than blocks.
+void _ambient_pw_wait_unprotected(const void *_Nonnull snapshot);
 
 /// The process-wide scope's mutex (a plain, non-recursive one). Never held across a suspension.
 void _ambient_process_lock(void);
