@@ -1,4 +1,5 @@
 import Ambient
+import Foundation
 import Testing
 
 @Suite("Lifetimes: injected values are released with their scope")
@@ -11,6 +12,40 @@ struct LifetimeTests {
             withInjected(service) { #expect(Service.current === service) }
         }
         #expect(weakService == nil)
+    }
+
+    @Test func aProcessWideValueIsReleasedOnceReadersOnOtherThreadsHaveReturned() async {
+        let stop = Locked(false)
+        let reads = Locked(0)
+        let readers = DispatchGroup()
+        for _ in 0..<3 {
+            Thread {
+                readers.enter()
+                defer { readers.leave() }
+                while !stop.get() {
+                    if ProcessWideResource.current.name == "scoped" { _ = reads.increment() }
+                }
+            }.start()
+        }
+        let leaked = await onOwnThread {
+            var leaked = 0
+            for _ in 0..<200 {
+                weak var weakResource: ProcessWideResource?
+                do {
+                    let resource = ProcessWideResource(name: "scoped")
+                    weakResource = resource
+                    withInjectedProcessWide(resource) {
+                        for _ in 0..<50 { _ = ProcessWideResource.current }
+                    }
+                }
+                // Released as the scope ended, with the readers still running.
+                if weakResource != nil { leaked += 1 }
+            }
+            return leaked
+        }
+        stop.set(true)
+        readers.wait()
+        #expect(leaked == 0)
     }
 
     @Test func aCapturedContextKeepsItsValuesAliveUntilItIsGone() {
@@ -73,4 +108,12 @@ struct LifetimeTests {
         }
         #expect(weakService == nil)
     }
+}
+
+/// A reference type injected only process-wide, by the lifetime suite.
+final class ProcessWideResource: AmbientValue {
+    let name: String
+    init(name: String) { self.name = name }
+    static let live = ProcessWideResource(name: "live")
+    static var defaultValue: ProcessWideResource { live }
 }

@@ -1,4 +1,5 @@
 import Ambient
+import Foundation
 import Testing
 
 /// Used only by the model test (it injects them process-wide).
@@ -156,17 +157,59 @@ struct ModelTests {
         return mismatches
     }
 
+    /// The values a program injects process-wide for each type: all a reader that carries
+    /// no binding may ever see, besides the default.
+    static func processWideValues(_ steps: [Step], into values: inout [Int: Set<Int>]) {
+        for step in steps {
+            switch step {
+            case .processWide(let type, let value, let body):
+                values[type, default: []].insert(value)
+                processWideValues(body, into: &values)
+            case .inject(_, _, let body), .injectBoth(_, _, let body), .run(_, let body):
+                processWideValues(body, into: &values)
+            case .read, .capture, .readElsewhere:
+                break
+            }
+        }
+    }
+
     @Test(arguments: 0..<300)
     func randomProgramsAgreeWithTheModel(seed: Int) async {
         // On a thread of its own: programs use the blocking process-wide scope, which
         // refuses to run inside a task.
+        var random = RandomSource.seeded(UInt64(seed))
+        let steps = Self.program(&random, depth: 0)
+        var collected: [Int: Set<Int>] = [:]
+        Self.processWideValues(steps, into: &collected)
+        let allowed = collected
+        // Two threads outside every scope read all along while the program enters and
+        // leaves its process-wide scopes: each read is a value some scope injected, or the
+        // default, never anything torn or freed (run under the sanitizers in CI).
+        let stop = Locked(false)
+        let strays = Locked<[String]>([])
+        let readers = DispatchGroup()
+        for _ in 0..<2 {
+            Thread {
+                readers.enter()
+                defer { readers.leave() }
+                while !stop.get() {
+                    for type in 0..<2 {
+                        let value = type == 0 ? ModelA.current.value : ModelB.current.value
+                        if value != Model.defaultValue(type), allowed[type]?.contains(value) != true {
+                            strays.update { $0.append("type \(type) read \(value)") }
+                        }
+                    }
+                }
+            }.start()
+        }
         let mismatches = await onOwnThread {
-            var random = RandomSource.seeded(UInt64(seed))
-            let steps = Self.program(&random, depth: 0)
             var model = Model()
             var contexts: [InjectionContext] = []
             return Self.execute(steps, &model, contexts: &contexts, processWideDepth: 0)
         }
+        stop.set(true)
+        readers.wait()
         #expect(mismatches.isEmpty, "seed \(seed): \(mismatches.prefix(3))")
+        #expect(strays.get().isEmpty, "seed \(seed): \(strays.get().prefix(3))")
     }
 }
