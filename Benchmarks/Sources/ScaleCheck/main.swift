@@ -1,4 +1,6 @@
-// Read throughput with N concurrent readers, each inside its own scope, measured outside
+// Read throughput with N concurrent readers, each inside its own scope or, for the
+// process-wide rows, on a thread nobody wrapped while a process-wide scope is active,
+// measured outside
 // package-benchmark (whose instrumentation serialises threads: under it, two threads run
 // no faster than one). `run` prints this table after the main one.
 //
@@ -29,19 +31,24 @@ func readLoop(_ index: Int, _ count: Int) {
     }
 }
 
+/// Reads with no binding of its own: answered by the active process-wide scope.
+func unwrappedReadLoop(_ index: Int, _ count: Int) {
+    for _ in 0..<count { consume(Reading.current) }
+}
+
 func timed(_ body: () -> Void) -> Double {
     let start = DispatchTime.now().uptimeNanoseconds
     body()
     return Double(DispatchTime.now().uptimeNanoseconds - start)
 }
 
-func threads(_ count: Int, total: Int) -> Double {
+func threads(_ count: Int, total: Int, loop: @escaping @Sendable (Int, Int) -> Void = readLoop) -> Double {
     timed {
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()
             Thread {
-                readLoop(index, total / count)
+                loop(index, total / count)
                 group.leave()
             }.start()
         }
@@ -64,13 +71,21 @@ func tasks(_ count: Int, total: Int) -> Double {
     }
 }
 
+func processWideThreads(_ count: Int, total: Int) -> Double {
+    withInjectedProcessWide(Reading(source: Source(id: -1))) {
+        threads(count, total: total, loop: unwrappedReadLoop)
+    }
+}
+
 let total = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000_000
 let cores = ProcessInfo.processInfo.activeProcessorCount
-print("| readers (each in its own scope) | ns/read, median of 5 | speed-up vs 1 reader |")
+let counts = [1, 2, 4, 8, 16]
+print("| readers | ns/read, median of 5 | speed-up vs 1 reader |")
 print("|---|---:|---:|")
 for (label, measure, counts) in [
-    ("threads", threads, [1, 2, 16]),
-    ("tasks", tasks, [1, 2, 16, 1_000]),
+    ("threads, each in its own scope", { threads($0, total: $1) }, counts),
+    ("threads, unwrapped, process-wide scope", processWideThreads, counts),
+    ("tasks, each in its own scope", tasks, counts + [1_000]),
 ] as [(String, (Int, Int) -> Double, [Int])] {
     var single = 0.0
     for count in counts {

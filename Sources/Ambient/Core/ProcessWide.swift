@@ -59,6 +59,10 @@ import _AmbientShims
 ///   both nest take turns.
 /// - **Loses to local bindings.** A value bound by ``withInjected(_:operation:)`` on the reading
 ///   task or thread wins over the process-wide one for its type.
+/// - **Stays out of other scopes.** A task or thread whose binding was made outside this
+///   scope (another test under `.injecting(…)` or `.strict()`) never sees its values;
+///   threads and tasks with no binding at all, and everything started or captured inside
+///   the scope, do. Reads take no lock.
 /// - **Restored on exit**, by return or throw.
 ///
 /// Avoid waiting for work that itself needs a *new* process-wide scope from outside this

@@ -24,8 +24,10 @@ import _AmbientShims
 /// with `allowing:`.
 ///
 /// When it is off (never injected), it costs nothing on the read path; when on, only reads
-/// that miss pay for the check. Values injected by ``withInjectedProcessWide(_:operation:)``
-/// count as injected.
+/// that miss pay for the check. Values injected by a ``withInjectedProcessWide(_:operation:)``
+/// scope count as injected for the code that scope reaches (its own task tree); a
+/// process-wide scope opened by someone else — a parallel test — does not reach a strict
+/// test at all, so such a read is reported.
 public struct StrictMode: AmbientValue, CustomStringConvertible {
     let report: (@Sendable (any AmbientValue.Type) -> Void)?
     let allowed: Set<ObjectIdentifier>

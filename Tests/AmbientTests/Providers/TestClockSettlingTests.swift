@@ -59,7 +59,7 @@ struct TestClockSettlingTests {
                 }
             }
         }
-        try await testClock.waitForSleepers()
+        try await testClock.waitForSleepers(timeout: .seconds(120))
         switch mover {
         case .advance: await testClock.advance(by: .seconds(sleeps))
         case .run: await testClock.run()
@@ -131,7 +131,7 @@ struct TestClockSettlingTests {
                 }
             }
         }
-        try await testClock.waitForSleepers()
+        try await testClock.waitForSleepers(timeout: .seconds(120))
         await testClock.advance(by: .seconds(5))
         #expect(await tally.count == 15)
         task.cancel()
@@ -152,7 +152,7 @@ struct TestClockSettlingTests {
                 }
             }
         }
-        try await testClock.waitForSleepers()
+        try await testClock.waitForSleepers(timeout: .seconds(120))
         await testClock.advance(by: .seconds(2))
         #expect(reached.get() == 1, "the Task started by the woken code slept and was woken in the same call")
         task.cancel()
@@ -199,7 +199,7 @@ struct TestClockSettlingTests {
                 while true { try await Clock.current.sleep(for: .seconds(1)) }
             }
         }
-        try await testClock.waitForSleepers()
+        try await testClock.waitForSleepers(timeout: .seconds(120))
         await withInjected(reporter) { await testClock.run(maximumSteps: 10) }
         #expect(testClock.instant.offset == .seconds(10))
         let messages = reports.get()

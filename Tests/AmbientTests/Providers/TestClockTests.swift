@@ -30,7 +30,8 @@ struct TestClockTests {
                 return Clock.current.now
             }
         }
-        try await testClock.waitForSleepers()
+        // 100 trips through the global queue: generous under a sanitizer's parallel run.
+        try await testClock.waitForSleepers(timeout: .seconds(120))
         #expect(testClock.sleepers == 1)
         await testClock.advance(by: .seconds(60))
         #expect(try await reminder.value == Date(timeIntervalSince1970: 60))
