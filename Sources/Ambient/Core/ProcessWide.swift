@@ -159,21 +159,34 @@ enum ProcessWide {
     }
 
     /// What readers see: immutable, published whole, reclaimed through hazard pointers.
+    @usableFromInline
     final class Snapshot: @unchecked Sendable {
         // @unchecked: immutable; the storage holds only `Sendable` values.
-        let storage: ContextStorage?
+        /// The innermost level's values, retained by this snapshot (unmanaged, so a read
+        /// borrows it without touching its reference count, a shared cache line).
+        @usableFromInline let storage: Unmanaged<ContextStorage>?
         /// The tokens of every active level, outermost first.
         let tokens: [UInt64]
 
         init(storage: ContextStorage?, tokens: [UInt64]) {
-            self.storage = storage
+            self.storage = storage.map { Unmanaged.passRetained($0) }
             self.tokens = tokens
+        }
+
+        deinit {
+            storage?.release()
         }
 
         /// Whether a reader whose binding is `bound` (`nil`: none, or the empty context)
         /// may see these values.
+        @inlinable
         func isVisible(from bound: Unmanaged<ContextStorage>?) -> Bool {
             guard let bound else { return true }
+            return isVisible(fromBound: bound)
+        }
+
+        @usableFromInline
+        func isVisible(fromBound bound: Unmanaged<ContextStorage>) -> Bool {
             let token = bound._withUnsafeGuaranteedRef { $0.processWideToken }
             if token != 0, tokens.contains(token) { return true }
             // A context built from scratch and run inside the scope's own task tree.
@@ -185,17 +198,18 @@ enum ProcessWide {
     static let state = State()
 
     /// The token of the innermost process-wide level the running task/thread is inside.
+    @usableFromInline
     static let owner = TaskLocal<UInt64>(wrappedValue: 0)
 
     /// The value the active process-wide scope injects for `V`, if any and if a reader
     /// whose binding is `bound` may see it. Lock-free (see the top of this file).
-    @usableFromInline
+    @inlinable
     static func value<V: AmbientValue>(of _: V.Type, seenFrom bound: Unmanaged<ContextStorage>?) -> V? {
         guard let raw = _ambient_pw_protect() else { return nil }
         defer { _ambient_pw_unprotect() }
         return Unmanaged<Snapshot>.fromOpaque(raw)._withUnsafeGuaranteedRef { snapshot in
-            guard snapshot.isVisible(from: bound) else { return nil }
-            return snapshot.storage?.value(of: V.self)
+            guard snapshot.isVisible(from: bound), let storage = snapshot.storage else { return nil }
+            return storage._withUnsafeGuaranteedRef { $0.value(of: V.self) }
         }
     }
 
