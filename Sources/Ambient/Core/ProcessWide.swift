@@ -165,12 +165,20 @@ enum ProcessWide {
         /// The innermost level's values, retained by this snapshot (unmanaged, so a read
         /// borrows it without touching its reference count, a shared cache line).
         @usableFromInline let storage: Unmanaged<ContextStorage>?
-        /// The tokens of every active level, outermost first.
-        let tokens: [UInt64]
+        /// The innermost active level's token, and the tokens of the levels it nests in
+        /// (usually none: kept apart so the common, unnested scope allocates no array).
+        let innermost: UInt64
+        let outer: [UInt64]
 
-        init(storage: ContextStorage?, tokens: [UInt64]) {
+        init(storage: ContextStorage?, tokens: some BidirectionalCollection<UInt64>) {
             self.storage = storage.map { Unmanaged.passRetained($0) }
-            self.tokens = tokens
+            self.innermost = tokens.last ?? 0
+            self.outer = tokens.count > 1 ? Array(tokens.dropLast(1)) : []
+        }
+
+        /// Whether `token` is an active level's.
+        func isActive(_ token: UInt64) -> Bool {
+            token != 0 && (token == innermost || outer.contains(token))
         }
 
         deinit {
@@ -188,10 +196,9 @@ enum ProcessWide {
         @usableFromInline
         func isVisible(fromBound bound: Unmanaged<ContextStorage>) -> Bool {
             let token = bound._withUnsafeGuaranteedRef { $0.processWideToken }
-            if token != 0, tokens.contains(token) { return true }
+            if isActive(token) { return true }
             // A context built from scratch and run inside the scope's own task tree.
-            let owner = ProcessWide.owner.get()
-            return owner != 0 && tokens.contains(owner)
+            return isActive(ProcessWide.owner.get())
         }
     }
 
@@ -224,7 +231,7 @@ enum ProcessWide {
     private static func publish() {
         let snapshot: Snapshot? =
             state.levels.isEmpty
-            ? nil : Snapshot(storage: state.levels.last?.storage, tokens: state.levels.map(\.token))
+            ? nil : Snapshot(storage: state.levels.last?.storage, tokens: state.levels.lazy.map(\.token))
         let fresh = snapshot.map { UnsafeRawPointer(Unmanaged.passRetained($0).toOpaque()) }
         if let replaced = _ambient_pw_exchange(fresh) { state.retired.append(replaced) }
     }
