@@ -15,18 +15,7 @@ struct LifetimeTests {
     }
 
     @Test func aProcessWideValueIsReleasedOnceReadersOnOtherThreadsHaveReturned() async {
-        let stop = Locked(false)
-        let reads = Locked(0)
-        let readers = DispatchGroup()
-        for _ in 0..<3 {
-            Thread {
-                readers.enter()
-                defer { readers.leave() }
-                while !stop.get() {
-                    if ProcessWideResource.current.name == "scoped" { _ = reads.increment() }
-                }
-            }.start()
-        }
+        let readers = BackgroundThreads(count: 3) { _ = ProcessWideResource.current }
         let leaked = await onOwnThread {
             var leaked = 0
             for _ in 0..<200 {
@@ -46,8 +35,7 @@ struct LifetimeTests {
             }
             return leaked
         }
-        stop.set(true)
-        readers.wait()
+        readers.stop()
         #expect(leaked == 0)
     }
 

@@ -185,30 +185,21 @@ struct ModelTests {
         // Two threads outside every scope read all along while the program enters and
         // leaves its process-wide scopes: each read is a value some scope injected, or the
         // default, never anything torn or freed (run under the sanitizers in CI).
-        let stop = Locked(false)
         let strays = Locked<[String]>([])
-        let readers = DispatchGroup()
-        for _ in 0..<2 {
-            Thread {
-                readers.enter()
-                defer { readers.leave() }
-                while !stop.get() {
-                    for type in 0..<2 {
-                        let value = type == 0 ? ModelA.current.value : ModelB.current.value
-                        if value != Model.defaultValue(type), allowed[type]?.contains(value) != true {
-                            strays.update { $0.append("type \(type) read \(value)") }
-                        }
-                    }
+        let readers = BackgroundThreads(count: 2) {
+            for type in 0..<2 {
+                let value = type == 0 ? ModelA.current.value : ModelB.current.value
+                if value != Model.defaultValue(type), allowed[type]?.contains(value) != true {
+                    strays.update { $0.append("type \(type) read \(value)") }
                 }
-            }.start()
+            }
         }
         let mismatches = await onOwnThread {
             var model = Model()
             var contexts: [InjectionContext] = []
             return Self.execute(steps, &model, contexts: &contexts, processWideDepth: 0)
         }
-        stop.set(true)
-        readers.wait()
+        readers.stop()
         #expect(mismatches.isEmpty, "seed \(seed): \(mismatches.prefix(3))")
         #expect(strays.get().isEmpty, "seed \(seed): \(strays.get().prefix(3))")
     }

@@ -87,7 +87,7 @@ struct TestClockSettlingTests {
 
     @Test(arguments: Route.allCases)
     func everyWakeUpIsDeliveredWithTheCPUsBusy(route: Route) async throws {
-        let spinners = CPUSpinners(count: 4)
+        let spinners = BackgroundThreads.spinning(4)
         defer { spinners.stop() }
         for mover in Mover.allCases {
             #expect(try await Self.loop(sleeps: 50, work: .zero, route: route, mover: mover) == 50, "\(mover)")
@@ -98,7 +98,7 @@ struct TestClockSettlingTests {
     /// 1,000 repetitions of each route and mover, with 4 threads spinning: zero misses.
     @Test(arguments: Route.allCases)
     func stressAThousandLoopsMissNothing(route: Route) async throws {
-        let spinners = CPUSpinners(count: 4)
+        let spinners = BackgroundThreads.spinning(4)
         defer { spinners.stop() }
         var misses = 0
         for repetition in 0..<1_000 {
@@ -209,23 +209,4 @@ struct TestClockSettlingTests {
         forever.cancel()
         _ = try? await forever.value
     }
-}
-
-/// Threads that keep every core busy, as a parallel test run does, until stopped.
-final class CPUSpinners: Sendable {
-    private let running = Locked(true)
-
-    init(count: Int) {
-        for _ in 0..<count {
-            let thread = Thread { [running] in
-                let deadline = ContinuousClock.now + .seconds(120)  // bounded, whatever happens
-                while running.get(), ContinuousClock.now < deadline {
-                    for _ in 0..<1_000 { _ = ContinuousClock.now }
-                }
-            }
-            thread.start()
-        }
-    }
-
-    func stop() { running.set(false) }
 }

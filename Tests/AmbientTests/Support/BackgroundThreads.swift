@@ -1,0 +1,33 @@
+import Dispatch
+import Foundation
+
+/// Threads of their own that call `body` over and over — readers outside every scope, or
+/// spinners keeping the cores busy as a parallel test run does — until `stop()`, which
+/// returns once all of them have. Bounded whatever happens: each gives up after 120 s.
+final class BackgroundThreads: Sendable {
+    private let running = Locked(true)
+    private let finished = DispatchGroup()
+
+    init(count: Int, _ body: @escaping @Sendable () -> Void) {
+        for _ in 0..<count {
+            finished.enter()  // before the thread starts, so `stop()` always waits for it
+            Thread { [running, finished] in
+                let deadline = ContinuousClock.now + .seconds(120)
+                while running.get(), ContinuousClock.now < deadline {
+                    for _ in 0..<100 { body() }
+                }
+                finished.leave()
+            }.start()
+        }
+    }
+
+    /// Threads that only burn the CPU.
+    static func spinning(_ count: Int) -> BackgroundThreads {
+        BackgroundThreads(count: count) { _ = ContinuousClock.now }
+    }
+
+    func stop() {
+        running.set(false)
+        finished.wait()
+    }
+}
