@@ -102,28 +102,29 @@ final class WokenWork: @unchecked Sendable {
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
     /// until `timeout` of real time has passed. Returns `false` on time-out.
     func settle(timeout: Duration) async -> Bool {
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             // If this task is itself counted, `running` counts it until it suspends, right
             // after this closure: its own end of slice can then be the one that settles.
-            let timer = DispatchWorkItem { [weak self] in self?.expire() }
-            let settled = state.withLock { state -> Bool in
-                if state.running == 0 { return true }
+            let registered = state.withLock { state -> (id: UInt64, timer: DispatchWorkItem)? in
+                if state.running == 0 { return nil }
                 state.nextID += 1
-                state.waiters.append(Waiter(id: state.nextID, continuation: continuation, timer: timer))
-                return false
+                let id = state.nextID
+                let timer = DispatchWorkItem { [weak self] in self?.expire(id) }
+                state.waiters.append(Waiter(id: id, continuation: continuation, timer: timer))
+                return (id, timer)
             }
-            if settled { return continuation.resume(returning: true) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: timer)
+            guard let registered else { return continuation.resume(returning: true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: registered.timer)
         }
     }
 
-    /// The timer's end: every waiter still waiting gives up.
-    private func expire() {
-        let expired = state.withLock { state -> [Waiter] in
-            defer { state.waiters.removeAll() }
-            return state.waiters
+    /// Waiter `id`'s timer ran out: it gives up, if it is still waiting.
+    private func expire(_ id: UInt64) {
+        let expired = state.withLock { state -> Waiter? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index)
         }
-        for waiter in expired { waiter.continuation.resume(returning: false) }
+        expired?.continuation.resume(returning: false)
     }
 
     /// Counts `job` and runs it on Dispatch's global queue, on this object's account.
