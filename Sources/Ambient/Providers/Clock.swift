@@ -97,6 +97,49 @@ public struct Clock: AmbientValue, CustomStringConvertible {
         try await backend.sleep(until: deadline.offset)
     }
 
+    /// Blocks the calling thread for `duration` of this clock's time: the synchronous
+    /// form of `sleep(for:)`, for code that used `Thread.sleep(forTimeInterval:)`
+    /// (a GCD retry loop, a worker thread). The compiler picks it in synchronous code;
+    /// from async code it is unavailable (blocking a thread of the concurrency pool
+    /// starves it), and the async form is used.
+    ///
+    /// ```swift
+    /// func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
+    ///     for attempt in 1...3 {
+    ///         if let data = fetch() { return data }
+    ///         try Clock.current.sleep(for: .seconds(attempt))   // was: Thread.sleep(forTimeInterval:)
+    ///     }
+    ///     return nil
+    /// }
+    /// ```
+    ///
+    /// The live clock blocks the thread; ``fixed(_:)`` and ``immediate(start:)`` return at
+    /// once (the immediate clock moves its time forward); a ``TestClock`` blocks the thread
+    /// until the test advances time past the deadline, and counts it among its
+    /// ``TestClock/sleepers``. A wrapped `Swift.Clock` sleeps on that clock while the thread
+    /// waits.
+    ///
+    /// - Throws: `CancellationError` if the calling code runs in a task that is cancelled
+    ///   (checked before and after sleeping); a thread outside any task is never cancelled.
+    @available(*, noasync, message: "it blocks the thread; in async code use `try await sleep(for:)`")
+    public func sleep(for duration: Duration) throws {
+        try sleep(until: instant.advanced(by: duration))
+    }
+
+    /// Blocks the calling thread until this clock reaches `deadline` (at once if it has):
+    /// the synchronous form of `sleep(until:)`.
+    @available(*, noasync, message: "it blocks the thread; in async code use `try await sleep(until:)`")
+    public func sleep(until deadline: Instant) throws {
+        try Self.checkCancellation()
+        backend.blockingSleep(until: deadline.offset)
+        try Self.checkCancellation()
+    }
+
+    /// Throws `CancellationError` if the running synchronous code is part of a cancelled task.
+    private static func checkCancellation() throws {
+        if withUnsafeCurrentTask(body: { $0?.isCancelled ?? false }) { throw CancellationError() }
+    }
+
     /// This clock as a `Swift.Clock`, for APIs that take one.
     public var monotonic: Monotonic {
         Monotonic(clock: self)
@@ -217,6 +260,8 @@ protocol ClockBackend: Sendable, CustomStringConvertible {
     var elapsed: Duration { get }
     /// Returns once `elapsed` has reached `offset`; throws `CancellationError` if cancelled.
     func sleep(until offset: Duration) async throws
+    /// Blocks the calling thread until `elapsed` has reached `offset`.
+    func blockingSleep(until offset: Duration)
 }
 
 extension Date {
@@ -247,6 +292,11 @@ struct LiveClockBackend: ClockBackend {
         try await ContinuousClock().sleep(until: origin + offset, tolerance: nil)
     }
 
+    func blockingSleep(until offset: Duration) {
+        let remaining = (origin + offset) - ContinuousClock.now
+        if remaining > .zero { Thread.sleep(forTimeInterval: remaining.timeInterval) }
+    }
+
     var description: String { "Clock.live" }
 }
 
@@ -259,6 +309,8 @@ struct FixedClockBackend: ClockBackend {
     func sleep(until offset: Duration) async throws {
         try Task.checkCancellation()
     }
+
+    func blockingSleep(until offset: Duration) {}
 
     var description: String { "Clock.fixed(\(date))" }
 }
@@ -280,6 +332,10 @@ final class ImmediateClockBackend: ClockBackend {
         await Task.yield()
     }
 
+    func blockingSleep(until deadline: Duration) {
+        offset.withLock { $0 = max($0, deadline) }
+    }
+
     var description: String { "Clock.immediate(now: \(now))" }
 }
 
@@ -299,6 +355,18 @@ struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift
 
     func sleep(until offset: Duration) async throws {
         try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+    }
+
+    /// A `Swift.Clock` can only sleep asynchronously: a detached task sleeps on it while
+    /// this thread waits.
+    func blockingSleep(until offset: Duration) {
+        let done = DispatchSemaphore(value: 0)
+        let deadline = origin.advanced(by: offset)
+        Task.detached { [clock] in
+            try? await clock.sleep(until: deadline, tolerance: nil)
+            done.signal()
+        }
+        done.wait()
     }
 
     var description: String { "Clock(\(C.self))" }

@@ -84,6 +84,28 @@ struct TimeArticleTests {
         }
     }
 
+    // doc: blocking-sleep
+    func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
+        for attempt in 1...3 {
+            if let data = fetch() { return data }
+            try Clock.current.sleep(for: .seconds(attempt))  // was: Thread.sleep(forTimeInterval:)
+        }
+        return nil
+    }
+    // doc-end
+
+    @Test func blockingRetriesRunInstantlyOnAnImmediateClock() async throws {
+        let clock = Clock.immediate(start: Date(timeIntervalSince1970: 0))
+        let data = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let data = withInjected(clock) { try? fetchWithRetries { nil } }
+                continuation.resume(returning: data)
+            }
+        }
+        #expect(data == .some(nil))
+        #expect(clock.now == Date(timeIntervalSince1970: 6))
+    }
+
     // doc: with-retries
     func withRetries<T>(_ attempts: Int, _ operation: () async throws -> T) async throws -> T {
         var delay = Duration.seconds(1)

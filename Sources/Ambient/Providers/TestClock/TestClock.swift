@@ -54,9 +54,23 @@ public final class TestClock: Sendable, CustomStringConvertible {
     private struct Sleeper {
         let id: UInt64
         let deadline: Duration
-        let continuation: CheckedContinuation<Void, any Error>
+        let wake: Wake
         /// The sleeping task's name, where the platform has task names.
         let taskName: String?
+
+        /// How a sleeper is woken: a suspended task, or a blocked thread.
+        enum Wake {
+            case task(CheckedContinuation<Void, any Error>)
+            case thread(DispatchSemaphore)
+        }
+
+        /// Wakes it (a task: with `result`; a thread cannot be cancelled).
+        func resume(with result: Result<Void, any Error> = .success(())) {
+            switch wake {
+            case .task(let continuation): continuation.resume(with: result)
+            case .thread(let semaphore): semaphore.signal()
+            }
+        }
 
         /// Earlier deadlines first; equal deadlines in the order they started sleeping.
         func wakesBefore(_ other: Sleeper) -> Bool { (deadline, id) < (other.deadline, other.id) }
@@ -325,7 +339,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
                 return sleeper
             }
             guard let next else { return settling }
-            woken.causing { next.continuation.resume() }
+            woken.causing { next.resume() }
             if settling {
                 settling = await settle(caller, at: location)
             } else {
@@ -383,6 +397,21 @@ public final class TestClock: Sendable, CustomStringConvertible {
         try await woken.counting { try await suspend(until: deadline) }
     }
 
+    /// Blocks the calling thread until time passes `deadline` (at once if it has): a
+    /// sleeper like any other, counted by ``sleepers`` and woken by `advance` and `run`.
+    func blockingSleep(until deadline: Duration) {
+        let id = takeID()
+        let semaphore = DispatchSemaphore(value: 0)
+        let (asleep, satisfied) = state.withLock { state -> (Bool, [Watcher]) in
+            if deadline <= state.elapsed { return (false, []) }
+            state.sleepers.append(
+                Sleeper(id: id, deadline: deadline, wake: .thread(semaphore), taskName: Self.currentTaskName))
+            return (true, state.satisfiedWatchers())
+        }
+        for watcher in satisfied { watcher.finish(.success(())) }
+        if asleep { semaphore.wait() }
+    }
+
     /// Registers a sleeper and suspends until it is woken or cancelled.
     private func suspend(until deadline: Duration) async throws {
         let id = takeID()
@@ -392,7 +421,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
                     if Task.isCancelled { return (.failure(CancellationError()), []) }
                     if deadline <= state.elapsed { return (.success(()), []) }
                     state.sleepers.append(
-                        Sleeper(id: id, deadline: deadline, continuation: continuation, taskName: Self.currentTaskName))
+                        Sleeper(id: id, deadline: deadline, wake: .task(continuation), taskName: Self.currentTaskName))
                     return (nil, state.satisfiedWatchers())
                 }
                 if let immediate { continuation.resume(with: immediate) }
@@ -403,7 +432,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.sleepers.remove(at: index)
             }
-            cancelled?.continuation.resume(throwing: CancellationError())
+            cancelled?.resume(with: .failure(CancellationError()))
         }
     }
 }
@@ -429,6 +458,10 @@ struct TestClockBackend: ClockBackend {
 
     func sleep(until offset: Duration) async throws {
         try await testClock.sleep(until: offset)
+    }
+
+    func blockingSleep(until offset: Duration) {
+        testClock.blockingSleep(until: offset)
     }
 
     var description: String { "Clock(\(testClock))" }
