@@ -59,10 +59,71 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
         Defaults(store: InMemoryDefaultsStore(values))
     }
 
-    /// The `UserDefaults` suite `name`, or `nil` where Foundation refuses the name (for
-    /// example the app's own bundle identifier, or `NSGlobalDomain`).
+    /// The `UserDefaults` suite `name`, or `nil` for a name Darwin's `UserDefaults` refuses
+    /// or that would not name a suite of its own: see ``suite(validating:)`` for the rules,
+    /// which hold on every platform.
     public static func suite(_ name: String) -> Defaults? {
-        UserDefaultsStore.suite(name).map(Defaults.init(store:))
+        try? suite(validating: name)
+    }
+
+    /// The `UserDefaults` suite `name`, or a ``InvalidSuiteName`` error that says what is
+    /// wrong with the name. Refused on every platform, as Darwin refuses them or because
+    /// they would escape the suite's own file:
+    ///
+    /// - the empty name, and names of white space only;
+    /// - `NSGlobalDomain`, `NSArgumentDomain`, `NSRegistrationDomain`, and the app's own
+    ///   bundle identifier (Darwin's `UserDefaults(suiteName:)` returns `nil` for these);
+    /// - path-like names: containing `/`, `\` or a NUL character, or starting with `.`;
+    /// - names longer than 249 bytes in UTF-8 (the suite's `.plist` file name must fit in
+    ///   the 255 bytes a file name may have).
+    ///
+    /// ```swift
+    /// let shared = try Defaults.suite(validating: "group.com.example.app")
+    /// #expect(throws: Defaults.InvalidSuiteName.self) { try Defaults.suite(validating: "../x") }
+    /// ```
+    public static func suite(validating name: String) throws(InvalidSuiteName) -> Defaults {
+        if let problem = InvalidSuiteName.problem(with: name) { throw InvalidSuiteName(name: name, problem: problem) }
+        guard let store = UserDefaultsStore.suite(name) else {
+            throw InvalidSuiteName(name: name, problem: "Foundation's UserDefaults refused it")
+        }
+        return Defaults(store: store)
+    }
+
+    /// A suite name ``suite(validating:)`` refuses, and why.
+    public struct InvalidSuiteName: Error, Equatable, CustomStringConvertible {
+        /// The name as given.
+        public let name: String
+        /// What is wrong with it.
+        public let problem: String
+
+        /// `Defaults.suite("../x"): the name is path-like (…)`.
+        public var description: String {
+            "Defaults.suite(\"\(name)\"): \(problem). No suite was opened."
+        }
+
+        /// The names Darwin's `UserDefaults(suiteName:)` refuses besides the bundle identifier.
+        static let reservedNames: Set<String> = ["NSGlobalDomain", "NSArgumentDomain", "NSRegistrationDomain"]
+
+        /// Why `name` cannot be a suite's, or `nil` if it can.
+        static func problem(with name: String) -> String? {
+            if name.allSatisfy(\.isWhitespace) {
+                return name.isEmpty ? "the name is empty" : "the name is only white space"
+            }
+            if reservedNames.contains(name) {
+                return "\(name) is a domain of UserDefaults itself, not a suite (Darwin refuses it)"
+            }
+            if let bundle = Bundle.main.bundleIdentifier, name == bundle {
+                return "it is the app's own bundle identifier, the standard domain (Darwin refuses it)"
+            }
+            if name.contains("/") || name.contains("\\") || name.contains("\0") || name.hasPrefix(".") {
+                return
+                    "the name is path-like (it contains / or \\ or NUL, or starts with .), and would escape the suite's own file"
+            }
+            if name.utf8.count > 249 {
+                return "the name is \(name.utf8.count) bytes long; at most 249 fit in the suite's file name"
+            }
+            return nil
+        }
     }
 
     /// The values stored (not those merely registered), for assertions.
