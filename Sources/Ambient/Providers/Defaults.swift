@@ -26,9 +26,10 @@ import Foundation
 /// ```
 ///
 /// ## Bad input
-/// Only property-list values can be stored. `set(_:forKey:)` (the `Any?` form) throws
-/// ``InvalidValue`` (naming the key and the type) for anything else, and the store is left
-/// unchanged. Reading a key as the wrong type returns `nil` (or `0`, `false`, the key's
+/// Only property-list values can be stored. `set(_:forKey:)` (the `Any?` form) does not
+/// throw, as `UserDefaults`' does not: for anything else it leaves the store unchanged,
+/// logs the problem (naming the key and the type) and stops a debug build.
+/// ``set(checking:forKey:)`` throws ``InvalidValue`` instead. Reading a key as the wrong type returns `nil` (or `0`, `false`, the key's
 /// default) — it never crashes.
 ///
 /// ## Atomicity and observation
@@ -167,6 +168,17 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
         store.value(forKey: key)?.userDefaultsDouble ?? 0
     }
 
+    /// The number for `key` as a `Float`, converted as ``double(forKey:)`` converts it.
+    public func float(forKey key: String) -> Float {
+        Float(double(forKey: key))
+    }
+
+    /// The stored (or registered) value for `key`, as ``object(forKey:)`` returns it: the
+    /// key-value-coding spelling some legacy code reads `UserDefaults` with.
+    public func value(forKey key: String) -> Any? {
+        object(forKey: key)
+    }
+
     /// The Boolean for `key`, converted as Darwin's `UserDefaults` converts it: any non-zero
     /// number (2.5 and 0.5 included) is true; a string is true when it starts with Y, y,
     /// T, t or a digit 1–9 ("YES", "true", "1"); `false` when missing or anything else.
@@ -203,19 +215,45 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
 
     // MARK: - Writing, as UserDefaults does
 
+    /// Stores `value` for `key`; `nil` removes it. As `UserDefaults.set(_:forKey:)`, it
+    /// does not throw, so legacy code ports by changing one word.
+    ///
+    /// A value that is not a property list is not stored (the store is unchanged): it is
+    /// reported through `Logger.current` at error level, naming the key and the type, and
+    /// a debug build stops at an `assertionFailure`, as `UserDefaults` raises an exception.
+    /// To handle the error yourself, use ``set(checking:forKey:)``.
+    ///
+    /// ```swift
+    /// Defaults.current.set(["a", "b"], forKey: "recent")
+    /// Defaults.current.set(nil as Date?, forKey: "lastSync")   // removes the key
+    /// ```
+    public func set(_ value: Any?, forKey key: String) {
+        do throws(InvalidValue) {
+            try set(checking: value, forKey: key)
+        } catch {
+            Self.report(error)
+        }
+    }
+
     /// Stores `value` for `key`; `nil` removes it. Throws ``InvalidValue`` — and stores
     /// nothing — if `value` is not a property-list value.
     ///
     /// ```swift
-    /// try Defaults.current.set(["a", "b"], forKey: "recent")
-    /// try Defaults.current.set(Widget(), forKey: "w")   // throws: Widget is not a property list
+    /// try Defaults.current.set(checking: payload, forKey: "cache")
     /// ```
-    public func set(_ value: Any?, forKey key: String) throws(InvalidValue) {
+    public func set(checking value: Any?, forKey key: String) throws(InvalidValue) {
         guard let value else { return removeObject(forKey: key) }
         guard let checked = PropertyList(value) else {
             throw InvalidValue(key: key, type: "\(type(of: value))")
         }
         store.set(checked, forKey: key)
+    }
+
+    /// Logs `error` and, in a debug build, stops: what the non-throwing forms do with a value
+    /// that is not a property list.
+    private static func report(_ error: InvalidValue) {
+        Logger.current.error("\(error)")
+        assertionFailure("\(error)")
     }
 
     /// Stores a property-list value (no validation needed, so nothing to throw).
@@ -235,8 +273,12 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
     public func set(_ value: Data, forKey key: String) { store.set(.data(value), forKey: key) }
     /// Stores a date.
     public func set(_ value: Date, forKey key: String) { store.set(.date(value), forKey: key) }
-    /// Stores a URL as its absolute string.
-    public func set(_ value: URL, forKey key: String) { store.set(value.propertyList, forKey: key) }
+    /// Stores a number (as a double, the width every platform's `UserDefaults` reads back).
+    public func set(_ value: Float, forKey key: String) { store.set(.double(Double(value)), forKey: key) }
+    /// Stores a URL as its absolute string; `nil` removes the key.
+    public func set(_ value: URL?, forKey key: String) {
+        store.set(value?.propertyList, forKey: key)
+    }
 
     /// Removes the stored value for `key` (a registered default, if any, shows through).
     public func removeObject(forKey key: String) {
@@ -244,15 +286,39 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
     }
 
     /// Registers fallback values, returned for keys with no stored value; they are not
-    /// stored. Throws ``InvalidValue`` — and registers nothing — if any value is not a
-    /// property-list value.
-    public func register(defaults: [String: Any]) throws(InvalidValue) {
+    /// stored. As `UserDefaults.register(defaults:)`, it does not throw: if any value is
+    /// not a property list, nothing is registered, and the problem is reported as
+    /// the `Any?` form of `set(_:forKey:)` reports it. ``register(checking:)`` throws instead.
+    public func register(defaults: [String: Any]) {
+        do throws(InvalidValue) {
+            try register(checking: defaults)
+        } catch {
+            Self.report(error)
+        }
+    }
+
+    /// Registers fallback values, or throws ``InvalidValue`` — and registers nothing — if
+    /// any value is not a property-list value.
+    public func register(checking defaults: [String: Any]) throws(InvalidValue) {
         var checked: [String: PropertyList] = [:]
         for (key, value) in defaults {
             guard let value = PropertyList(value) else { throw InvalidValue(key: key, type: "\(type(of: value))") }
             checked[key] = value
         }
         store.register(checked)
+    }
+
+    /// Every value a read can see, registered ones included (stored ones win), as
+    /// Foundation values: `UserDefaults.dictionaryRepresentation()`.
+    public func dictionaryRepresentation() -> [String: Any] {
+        store.everything.mapValues(\.foundationValue)
+    }
+
+    /// Does nothing and returns `true`: every write is already visible to every reader.
+    /// Here so legacy code that calls `UserDefaults.synchronize()` ports unchanged.
+    @discardableResult
+    public func synchronize() -> Bool {
+        true
     }
 
     // MARK: - Typed keys

@@ -15,6 +15,8 @@ class DefaultsStore: @unchecked Sendable, CustomStringConvertible {
     func write(_ value: PropertyList?, forKey key: String) { fatalError("abstract") }
     func registerValues(_ values: [String: PropertyList]) { fatalError("abstract") }
     func persistentValues() -> [String: PropertyList] { fatalError("abstract") }
+    /// Every value a read can see: registered ones under stored ones.
+    func visibleValues() -> [String: PropertyList] { fatalError("abstract") }
     var description: String { "Defaults" }
 
     // MARK: Operations
@@ -34,6 +36,10 @@ class DefaultsStore: @unchecked Sendable, CustomStringConvertible {
 
     var snapshot: [String: PropertyList] {
         lock.withLock { persistentValues() }
+    }
+
+    var everything: [String: PropertyList] {
+        lock.withLock { visibleValues() }
     }
 
     /// Atomically replaces the value for `key` with `transform(old)`; returns the new value.
@@ -87,6 +93,7 @@ final class InMemoryDefaultsStore: DefaultsStore, @unchecked Sendable {
         registered.merge(values) { _, new in new }
     }
     override func persistentValues() -> [String: PropertyList] { values }
+    override func visibleValues() -> [String: PropertyList] { registered.merging(values) { _, stored in stored } }
     override var description: String {
         "Defaults.inMemory(\(values.count) \(values.count == 1 ? "key" : "keys"))"
     }
@@ -132,6 +139,10 @@ final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
 
     override func registerValues(_ values: [String: PropertyList]) {
         defaults.register(defaults: values.mapValues(\.foundationValue))
+    }
+
+    override func visibleValues() -> [String: PropertyList] {
+        defaults.dictionaryRepresentation().compactMapValues(PropertyList.init)
     }
 
     override func persistentValues() -> [String: PropertyList] {

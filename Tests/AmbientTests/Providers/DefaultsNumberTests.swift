@@ -30,11 +30,11 @@ struct DefaultsNumberTests {
         switch route {
         case .set:
             let defaults = Defaults.inMemory()
-            try defaults.set(value, forKey: "key")
+            try defaults.set(checking: value, forKey: "key")
             return (defaults, {})
         case .register:
             let defaults = Defaults.inMemory()
-            try defaults.register(defaults: ["key": value])
+            try defaults.register(checking: ["key": value])
             return (defaults, {})
         case .suiteBehindTheBack:
             let name = "ambient.numbers.\(UUID().uuidString)"
@@ -92,8 +92,8 @@ struct DefaultsNumberTests {
 
     @Test func aSwiftUInt64AboveIntMaxIsKeptToo() throws {
         let defaults = Defaults.inMemory()
-        try defaults.set(UInt64.max, forKey: "big")
-        try defaults.set(UInt(5), forKey: "small")
+        try defaults.set(checking: UInt64.max, forKey: "big")
+        try defaults.set(checking: UInt(5), forKey: "small")
         #expect(defaults.propertyList(forKey: "big") == .unsignedInteger(.max))
         #expect(defaults.propertyList(forKey: "small") == .integer(5))
         defaults[Defaults.Key<UInt64>("typed", default: 0)] = UInt64(Int.max) + 1
@@ -150,7 +150,7 @@ struct DefaultsNumberTests {
     @Test func aNumberOutsideEveryCaseIsRefusedWithTheTypedError() {
         let defaults = Defaults.inMemory(["kept": 1])
         #expect(throws: Defaults.InvalidValue(key: "kept", type: "Int128")) {
-            try defaults.set(Int128(UInt64.max) + 1, forKey: "kept")
+            try defaults.set(checking: Int128(UInt64.max) + 1, forKey: "kept")
         }
         #expect(defaults.snapshot == ["kept": 1], "nothing written")
     }

@@ -83,7 +83,7 @@ struct DefaultsTests {
         defaults.set(Data([3]), forKey: "data")
         defaults.set(Date(timeIntervalSince1970: 1), forKey: "date")
         defaults.set(URL(string: "https://x.org")!, forKey: "url")
-        try defaults.set(["x", 1, ["nested": true]] as [Any], forKey: "mixed")
+        defaults.set(["x", 1, ["nested": true]] as [Any], forKey: "mixed")
         #expect(
             defaults.snapshot == [
                 "s": "a", "i": 1, "d": 1.5, "b": false, "data": .data(Data([3])),
@@ -91,7 +91,7 @@ struct DefaultsTests {
                 "mixed": ["x", 1, ["nested": true]],
             ])
         defaults.removeObject(forKey: "s")
-        try defaults.set(nil, forKey: "i")
+        defaults.set(nil, forKey: "i")
         #expect(defaults.snapshot["s"] == nil)
         #expect(defaults.snapshot["i"] == nil)
     }
@@ -99,13 +99,13 @@ struct DefaultsTests {
     @Test func storingANonPropertyListThrowsAndChangesNothing() {
         let defaults = Defaults.inMemory(["kept": "yes"])
         #expect(throws: Defaults.InvalidValue(key: "bad", type: "NotAPropertyList")) {
-            try defaults.set(NotAPropertyList(), forKey: "bad")
+            try defaults.set(checking: NotAPropertyList(), forKey: "bad")
         }
         #expect(throws: Defaults.InvalidValue.self) {
-            try defaults.set(["fine", NotAPropertyList()] as [Any], forKey: "kept")
+            try defaults.set(checking: ["fine", NotAPropertyList()] as [Any], forKey: "kept")
         }
         #expect(throws: Defaults.InvalidValue.self) {
-            try defaults.set([1: "integer keys"] as [Int: String], forKey: "kept")
+            try defaults.set(checking: [1: "integer keys"] as [Int: String], forKey: "kept")
         }
         #expect(defaults.snapshot == ["kept": "yes"])
         let message = Defaults.InvalidValue(key: "bad", type: "NotAPropertyList").description
@@ -116,7 +116,7 @@ struct DefaultsTests {
 
     @Test func registeredDefaultsShowThroughButAreNotStored() throws {
         let defaults = Defaults.inMemory()
-        try defaults.register(defaults: ["volume": 7, "name": "guest"])
+        defaults.register(defaults: ["volume": 7, "name": "guest"])
         #expect(defaults.integer(forKey: "volume") == 7)
         defaults.set(3, forKey: "volume")
         #expect(defaults.integer(forKey: "volume") == 3)
@@ -124,7 +124,7 @@ struct DefaultsTests {
         #expect(defaults.integer(forKey: "volume") == 7)
         #expect(defaults.snapshot.isEmpty)
         #expect(throws: Defaults.InvalidValue.self) {
-            try defaults.register(defaults: ["ok": 1, "bad": NotAPropertyList()])
+            try defaults.register(checking: ["ok": 1, "bad": NotAPropertyList()])
         }
         #expect(defaults.integer(forKey: "ok") == 0)  // nothing registered
     }

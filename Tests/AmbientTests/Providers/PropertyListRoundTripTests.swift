@@ -77,11 +77,11 @@ struct PropertyListRoundTripTests {
             var random = SplitMix(state: seed)
             let (expected, foundation) = Self.randomValue(depth: 0, using: &random)
             for store in [memory, suite] {
-                try store.set(foundation, forKey: "value")
+                try store.set(checking: foundation, forKey: "value")
                 #expect(store.propertyList(forKey: "value") == expected, "seed \(seed), \(store)")
                 // Back out through object(forKey:) and in again: still equal.
                 let object = try #require(store.object(forKey: "value"))
-                try store.set(object, forKey: "again")
+                try store.set(checking: object, forKey: "again")
                 #expect(store.propertyList(forKey: "again") == expected, "seed \(seed), \(store), twice")
             }
         }
