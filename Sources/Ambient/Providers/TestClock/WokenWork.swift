@@ -29,6 +29,15 @@ import Foundation
 // own executor untouched: nothing changes for work the clock did not wake, and parallel
 // tests with clocks of their own count only their own work.
 //
+// Two refinements make the count exact. Since Swift 6.2, `Task.yield()` and similar
+// re-enqueues go to the *current* executor rather than through the hook, so counted jobs
+// run on a small counting `TaskExecutor` that sends such jobs back to be counted. And a
+// clock may resume a sleeper before that task has finished suspending (the continuation
+// is registered first); the task would then carry on in its old, uncounted slice. So a
+// sleep on the clock runs under `withTaskExecutorPreference(countingExecutor)`: the task
+// hops onto a counted job before it registers, and whoever resumes it, from any thread,
+// resumes it onto the counting executor.
+//
 // The count reaching zero is the moment everything the clock woke is suspended or done,
 // and that is when `settle()` resumes. A job counted before it runs, uncounted after, and
 // counted children counted *during* their parent's run, so the count can only reach
