@@ -19,6 +19,10 @@ import Testing
 /// (a `TestClock` whose woken work never settles, or whose `run()` runs out of
 /// steps) are recorded as issues of the test, at the line that called the tool.
 ///
+/// A Swift Testing test, synchronous or not, runs inside a task: there, use the `async`
+/// form of `withInjectedProcessWide` (`await withInjectedProcessWide(value) { () async in … }`);
+/// the blocking form stops the process rather than risk deadlocking the concurrency pool.
+///
 /// Suite and test traits compose: the suite's values are injected first, the test's on top,
 /// so the test's values win for the types both inject. Parallel tests stay isolated: each
 /// runs in its own task with its own values.
