@@ -1,4 +1,6 @@
 import Ambient
+import Dispatch
+import Foundation
 import Testing
 
 /// Read only here (and injected process-wide only here), so reports are predictable.
@@ -24,6 +26,38 @@ struct StrictModeTests {
     func recording(allowing allowed: [any AmbientValue.Type] = []) -> (StrictMode, Locked<[String]>) {
         let reports = Locked<[String]>([])
         return (StrictMode(allowing: allowed) { type in reports.update { $0.append("\(type)") } }, reports)
+    }
+
+    @Test func aProcessWideStrictModeReportsReadsOnThreadsTheContextNeverReached() async {
+        let (strict, reports) = recording()
+        // Only the forgotten `bind` is reported; the bound block and the injected type are not.
+        let legacyQueue = DispatchQueue(label: "legacy sync")
+        await withInjectedProcessWide(strict) { () async in
+            withInjected(WithTestValue(name: "fake")) {
+                let context = InjectionContext.current
+                let unbound = onQueue(legacyQueue) { (Unfaked.current.name, WithTestValue.current.name) }
+                let bound = onQueue(legacyQueue) { context.run { WithTestValue.current.name } }
+                #expect(unbound == ("live", "test"), "the forgotten bind reads the live and test values")
+                #expect(bound == "fake")
+            }
+            _ = onNewThread { Unfaked.current }
+        }
+        // Only this suite's types: while the scope is active, unbound threads of tests running
+        // alongside are reported too (why the docs say to use it in serialized suites).
+        let mine = { reports.get().filter { $0 == "Unfaked" || $0 == "WithTestValue" } }
+        #expect(mine() == ["Unfaked", "WithTestValue", "Unfaked"])
+        // Over: the same unbound read is silent again.
+        _ = onQueue(legacyQueue) { Unfaked.current }
+        #expect(mine().count == 3)
+    }
+
+    @Test func aProcessWideStrictModeStaysOutOfTestsWithTheirOwnBinding() async {
+        let (strict, reports) = recording()
+        let other = InjectionContext().injecting(Tag("another test"))
+        await withInjectedProcessWide(strict) { () async in
+            _ = onNewThread { other.run { Unfaked.current } }  // another test's carried work
+        }
+        #expect(!reports.get().contains("Unfaked"))
     }
 
     @Test func aValueThatWasNotInjectedIsReportedAndItsDefaultReturned() {

@@ -23,6 +23,31 @@ import _AmbientShims
 /// ``AmbientValue/allowsLiveReadsUnderStrictMode`` `true`; a scope can allow more types
 /// with `allowing:`.
 ///
+/// ## Which reads are checked
+///
+/// | strict mode injected by | checks reads in |
+/// | --- | --- |
+/// | ``withInjected(_:operation:)``, AmbientTesting's `.strict()` trait, `InjectingTestCase` | the test's task, its child tasks, and work carried there with `bind`/`run` |
+/// | ``withInjectedProcessWide(_:isolation:operation:)`` | also every thread and task with no binding of its own: the `DispatchQueue` block or `Thread` someone forgot to `bind` |
+///
+/// The process-wide form catches the forgotten `bind`, which the first cannot (that code
+/// never sees the test's context). Like every process-wide scope it is exclusive, and
+/// while it is active it also sees unbound threads started by *other* tests, so use it
+/// in suites that run `.serialized`:
+///
+/// ```swift
+/// @Suite(.serialized) struct SyncTests {
+///     @Test func syncNeverTouchesTheRealDefaults() async {
+///         let liveReads = LiveReads()   // a thread-safe list of your own
+///         let strict = StrictMode { type in liveReads.append("\(type)") }   // any thread
+///         await withInjectedProcessWide(strict) { () async in
+///             await SettingsSync().runOnItsOwnQueue()   // its queue reads Defaults.current
+///         }
+///         #expect(liveReads.all.isEmpty)   // fails: ["Defaults"]
+///     }
+/// }
+/// ```
+///
 /// When it is off (never injected), it costs nothing on the read path; when on, only reads
 /// that miss pay for the check. Values injected by a ``withInjectedProcessWide(_:operation:)``
 /// scope count as injected for the code that scope reaches (its own task tree); a
@@ -78,10 +103,19 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
     @usableFromInline
     static func liveRead<V: AmbientValue>(of type: V.Type) -> V? {
         guard V.self != StrictMode.self, !V.allowsLiveReadsUnderStrictMode,
-            let strict = InjectionContext._withBoundStorage({ $0.value(of: StrictMode.self) }),
+            let strict = inEffect(),
             !strict.allows(V.self)
         else { return nil }
         strict.report?(V.self)
         return V.testValue
+    }
+
+    /// The strict mode bound here, else one injected by a process-wide scope this reader
+    /// may see (a thread the test's context never reached), else `nil`.
+    static func inEffect() -> StrictMode? {
+        let bound = InjectionContext._boundStorage()
+        if let strict = bound?._withUnsafeGuaranteedRef({ $0.value(of: StrictMode.self) }) { return strict }
+        guard _ambient_flags_load() & RuntimeFlags.processWide != 0 else { return nil }
+        return ProcessWide.value(of: StrictMode.self, seenFrom: bound)
     }
 }
