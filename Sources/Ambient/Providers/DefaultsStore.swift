@@ -19,19 +19,41 @@ class DefaultsStore: @unchecked Sendable, CustomStringConvertible {
     func visibleValues() -> [String: PropertyList] { fatalError("abstract") }
     var description: String { "Defaults" }
 
+    /// Whether this store is a test fake (in memory): strict mode checks fakes for pinning.
+    var isFake: Bool { false }
+
     // MARK: Operations
 
     func value(forKey key: String) -> PropertyList? {
-        lock.withLock { read(key) }
+        checkNotPinned("read \"\(key)\" from")
+        return lock.withLock { read(key) }
     }
 
     func set(_ value: PropertyList?, forKey key: String) {
+        checkNotPinned("wrote \"\(key)\" to")
         lock.withLock { write(value, forKey: key) }
         notify(key, value)
     }
 
     func register(_ values: [String: PropertyList]) {
         lock.withLock { registerValues(values) }
+    }
+
+    /// Under strict mode, reports this fake being used where a *different* fake is current:
+    /// a fake kept from an earlier scope, almost always because `Defaults.current` was
+    /// stored in a property (`private let defaults = Defaults.current`) when the first test
+    /// ran, so every later test reads and writes the first test's store.
+    private func checkNotPinned(_ operation: @autoclosure () -> String) {
+        guard isFake, StrictMode.current.isEnabled else { return }
+        let current = Defaults.current
+        guard current.store !== self, current.store.isFake else { return }
+        IssueReporter.current.report(
+            "Defaults: code \(operation()) \(self), but \(current.store) is the one injected here. A fake from "
+                + "an earlier scope is still in use: usually `Defaults.current` stored in a property "
+                + "(`let defaults = Defaults.current`), which keeps the first test's store. Read `Defaults.current` "
+                + "where it is used, or make the property computed (`var defaults: Defaults { .current }`).",
+            at: IssueReporter.Location(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+        )
     }
 
     var snapshot: [String: PropertyList] {
@@ -47,6 +69,7 @@ class DefaultsStore: @unchecked Sendable, CustomStringConvertible {
         _ key: String,
         _ transform: (PropertyList?) throws -> (stored: PropertyList?, result: R)
     ) rethrows -> R {
+        checkNotPinned("updated \"\(key)\" in")
         let (stored, result) = try lock.withLock { () throws -> (PropertyList?, R) in
             let (stored, result) = try transform(read(key))
             write(stored, forKey: key)
@@ -87,6 +110,7 @@ final class InMemoryDefaultsStore: DefaultsStore, @unchecked Sendable {
         self.values = values
     }
 
+    override var isFake: Bool { true }
     override func read(_ key: String) -> PropertyList? { values[key] ?? registered[key] }
     override func write(_ value: PropertyList?, forKey key: String) { values[key] = value }
     override func registerValues(_ values: [String: PropertyList]) {

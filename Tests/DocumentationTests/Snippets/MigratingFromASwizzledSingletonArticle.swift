@@ -9,6 +9,32 @@ import Testing
 
 @Suite("Migrating article: the widget")
 struct MigratingWidgetArticleTests {
+    // doc: pinned
+    final class SettingsCache: @unchecked Sendable {
+        private let defaults = Defaults.current  // evaluated once, when the object is made
+        func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
+    }
+    // doc-end
+
+    // doc: computed
+    final class SettingsStore: @unchecked Sendable {
+        private var defaults: Defaults { .current }  // looked up at each use
+        func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
+    }
+    // doc-end
+
+    @Test func aStoredCurrentPinsTheFirstFakeAndAComputedOneDoesNot() {
+        let first = Defaults.inMemory()
+        let second = Defaults.inMemory()
+        let (cache, store) = withInjected(first) { (SettingsCache(), SettingsStore()) }
+        withInjected(second) {
+            cache.remember(1)
+            store.remember(2)
+        }
+        #expect(first.snapshot == ["cached": 1])  // the stored property wrote into the first fake
+        #expect(second.snapshot == ["cached": 2])  // the computed one into the fake in effect
+    }
+
     // doc: widget
     func makeWidget() -> String {
         (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget"
