@@ -98,24 +98,16 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
         return "StrictMode(on, allowing \(allowed.count) \(allowed.count == 1 ? "type" : "types"))"
     }
 
-    /// A read of `V` found nothing injected: report it if the bound strict mode says so,
-    /// and return the value to use instead of the live default, if any.
+    /// A read of `V` found nothing injected: report it if the strict mode in effect here
+    /// says so, and return the value to use instead of the live default, if any.
     @usableFromInline
     static func liveRead<V: AmbientValue>(of type: V.Type) -> V? {
-        guard V.self != StrictMode.self, !V.allowsLiveReadsUnderStrictMode,
-            let strict = inEffect(),
-            !strict.allows(V.self)
-        else { return nil }
+        guard V.self != StrictMode.self, !V.allowsLiveReadsUnderStrictMode else { return nil }
+        // The ordinary lookup: bound here, else a process-wide scope this reader may see
+        // (how a process-wide strict mode reaches threads the test never reached).
+        let strict = StrictMode.current
+        guard !strict.allows(V.self) else { return nil }
         strict.report?(V.self)
         return V.testValue
-    }
-
-    /// The strict mode bound here, else one injected by a process-wide scope this reader
-    /// may see (a thread the test's context never reached), else `nil`.
-    static func inEffect() -> StrictMode? {
-        let bound = InjectionContext._boundStorage()
-        if let strict = bound?._withUnsafeGuaranteedRef({ $0.value(of: StrictMode.self) }) { return strict }
-        guard _ambient_flags_load() & RuntimeFlags.processWide != 0 else { return nil }
-        return ProcessWide.value(of: StrictMode.self, seenFrom: bound)
     }
 }

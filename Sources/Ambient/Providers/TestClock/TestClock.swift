@@ -400,16 +400,10 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// Blocks the calling thread until time passes `deadline` (at once if it has): a
     /// sleeper like any other, counted by ``sleepers`` and woken by `advance` and `run`.
     func blockingSleep(until deadline: Duration) {
-        let id = takeID()
         let semaphore = DispatchSemaphore(value: 0)
-        let (asleep, satisfied) = state.withLock { state -> (Bool, [Watcher]) in
-            if deadline <= state.elapsed { return (false, []) }
-            state.sleepers.append(
-                Sleeper(id: id, deadline: deadline, wake: .thread(semaphore), taskName: Self.currentTaskName))
-            return (true, state.satisfiedWatchers())
+        if addSleeper(id: takeID(), until: deadline, wake: .thread(semaphore), isCancelled: { false }) == nil {
+            semaphore.wait()
         }
-        for watcher in satisfied { watcher.finish(.success(())) }
-        if asleep { semaphore.wait() }
     }
 
     /// Registers a sleeper and suspends until it is woken or cancelled.
@@ -417,15 +411,9 @@ public final class TestClock: Sendable, CustomStringConvertible {
         let id = takeID()
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (immediate, satisfied) = state.withLock { state -> (Result<Void, any Error>?, [Watcher]) in
-                    if Task.isCancelled { return (.failure(CancellationError()), []) }
-                    if deadline <= state.elapsed { return (.success(()), []) }
-                    state.sleepers.append(
-                        Sleeper(id: id, deadline: deadline, wake: .task(continuation), taskName: Self.currentTaskName))
-                    return (nil, state.satisfiedWatchers())
-                }
+                let immediate = addSleeper(
+                    id: id, until: deadline, wake: .task(continuation), isCancelled: { Task.isCancelled })
                 if let immediate { continuation.resume(with: immediate) }
-                for watcher in satisfied { watcher.finish(.success(())) }
             }
         } onCancel: {
             let cancelled = state.withLock { state -> Sleeper? in
@@ -438,6 +426,26 @@ public final class TestClock: Sendable, CustomStringConvertible {
 }
 
 extension TestClock {
+    /// Puts a sleeper woken through `wake` to sleep, and lets the watchers it satisfies go;
+    /// or, if it need not sleep, returns at once what it should do: `CancellationError`
+    /// when `isCancelled` (checked under the lock, so a cancellation handler that runs next
+    /// finds the sleeper), success when time has already passed `deadline`. `nil`: asleep.
+    private func addSleeper(
+        id: UInt64,
+        until deadline: Duration,
+        wake: Sleeper.Wake,
+        isCancelled: () -> Bool
+    ) -> Result<Void, any Error>? {
+        let (immediate, satisfied) = state.withLock { state -> (Result<Void, any Error>?, [Watcher]) in
+            if isCancelled() { return (.failure(CancellationError()), []) }
+            if deadline <= state.elapsed { return (.success(()), []) }
+            state.sleepers.append(Sleeper(id: id, deadline: deadline, wake: wake, taskName: Self.currentTaskName))
+            return (nil, state.satisfiedWatchers())
+        }
+        for watcher in satisfied { watcher.finish(.success(())) }
+        return immediate
+    }
+
     /// The running task's name (Swift 6.2's `Task.name`), where the platform has it.
     fileprivate static var currentTaskName: String? {
         #if compiler(>=6.2)
