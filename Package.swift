@@ -13,8 +13,9 @@ let package = Package(
         .executable(name: "ambient-demo", targets: ["AmbientExample"]),
     ],
     targets: [
-        // Two atomic words and a mutex in C, so the read path's "never injected" check is
-        // one relaxed load on every platform without an availability floor. Toolchain only.
+        // Only atomics in C (`Synchronization.Atomic` needs macOS 15; the floor is 13): the
+        // flag word, so the read path's "never injected" check is one acquire load, the
+        // binding's key, and the process-wide snapshot's hazard pointers. Toolchain only.
         .target(name: "_AmbientShims"),
         .target(
             name: "Ambient",

@@ -41,12 +41,10 @@ enum StrictModeMessage {
 }
 
 /// Which types have been reported in one test, so each is reported once.
-final class LiveReadLog: @unchecked Sendable {
-    // @unchecked: `seen` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var seen: Set<ObjectIdentifier> = []
+final class LiveReadLog: Sendable {
+    private let seen = Locked<Set<ObjectIdentifier>>([])
 
     func firstTime(_ type: any AmbientValue.Type) -> Bool {
-        lock.withLock { seen.insert(ObjectIdentifier(type)).inserted }
+        seen.withLock { $0.insert(ObjectIdentifier(type)).inserted }
     }
 }

@@ -90,7 +90,7 @@ extension AmbientValue {
     static func _injected(flags: UInt32) -> Self? {
         var bound: Unmanaged<ContextStorage>?
         if flags & RuntimeFlags.bound != 0 {
-            bound = InjectionContext._boundStorage()
+            bound = Binding.boundStorage()
             if let bound, let value = bound._withUnsafeGuaranteedRef({ $0.value(of: Self.self) }) {
                 return value
             }

@@ -1,5 +1,3 @@
-import _AmbientShims
-
 /// An immutable snapshot of injected values: what ``withInjected(_:operation:)`` scopes have made
 /// current at some point, captured so it can be carried elsewhere and re-entered.
 ///
@@ -18,16 +16,13 @@ import _AmbientShims
 /// ```
 ///
 /// A context is a value: cheap to copy (one reference), `Sendable`, and it keeps the
-/// values it holds alive for as long as it exists.
+/// values it holds alive for as long as it exists. How one becomes current, and how a read
+/// finds it, is in Binding.swift.
 public struct InjectionContext: Sendable {
     /// The flattened values; `nil` for the empty context. `nonisolated(unsafe)`: the
     /// storage is immutable and holds only `Sendable` values (see `ContextStorage`).
     @usableFromInline
     nonisolated(unsafe) let storage: ContextStorage?
-
-    /// The one task-local behind every scope. Outside a task, Swift binds it per thread.
-    @usableFromInline
-    static let _binding = TaskLocal<InjectionContext>(wrappedValue: InjectionContext())
 
     /// The empty context: nothing injected, every value at its default.
     public init() {
@@ -37,17 +32,6 @@ public struct InjectionContext: Sendable {
     @inlinable
     init(storage: ContextStorage?) {
         self.storage = storage
-    }
-
-    /// Everything injected here: the context of the innermost enclosing scope on this
-    /// task (or, outside any task, this thread). Empty outside every scope.
-    ///
-    /// Process-wide values (``withInjectedProcessWide(_:operation:)``) are not part of it: they are
-    /// looked up where the context is used, not where it was captured.
-    @inlinable
-    public static var current: InjectionContext {
-        guard _ambient_flags_load() & RuntimeFlags.bound != 0 else { return InjectionContext() }
-        return InjectionContext(storage: _withBoundStorage { $0 })
     }
 
     /// This context with `values` injected on top: the same as what

@@ -3,7 +3,7 @@ import _AmbientShims
 // The process-wide scope: how its values reach threads nobody wrapped, without a lock
 // ===================================================================================
 //
-// Entering and leaving are rare and take a mutex (`_ambient_process_lock`): they keep the
+// Entering and leaving are rare and take a lock (`ProcessWide.lock`): they keep the
 // stack of active levels and the queue of scopes waiting for their turn. Reads are common,
 // on every thread at once, and take no lock: they follow one pointer to an immutable
 // `Snapshot` (the innermost level's flattened values and the tokens of every active
@@ -119,7 +119,7 @@ public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
 }
 
 /// The process-wide scope's state: a stack of active levels (nested scopes) and a FIFO of
-/// scopes waiting for their turn, all guarded by `_ambient_process_lock`.
+/// scopes waiting for their turn, all guarded by `lock`.
 @usableFromInline
 enum ProcessWide {
     /// One active process-wide scope.
@@ -148,7 +148,7 @@ enum ProcessWide {
     }
 
     final class State: @unchecked Sendable {
-        // @unchecked: every property is read and written only with `_ambient_process_lock` held.
+        // @unchecked: every property is read and written only with `ProcessWide.lock` held.
         var levels: [Level] = []
         var waiters: [Waiter] = []
         /// Levels handed to blocked threads, by ticket, until they collect them.
@@ -204,6 +204,10 @@ enum ProcessWide {
 
     static let state = State()
 
+    /// Guards `state`; blocked threads wait on its condition for their turn. Never held
+    /// across a suspension.
+    static let lock = Lock()
+
     /// The token of the innermost process-wide level the running task/thread is inside.
     @usableFromInline
     static let owner = TaskLocal<UInt64>(wrappedValue: 0)
@@ -241,7 +245,7 @@ enum ProcessWide {
     private static func unlock() {
         let retired = state.retired
         state.retired.removeAll()
-        _ambient_process_unlock()
+        lock.unlock()
         for snapshot in retired {
             _ambient_pw_wait_unprotected(snapshot)
             Unmanaged<Snapshot>.fromOpaque(snapshot).release()
@@ -263,14 +267,14 @@ enum ProcessWide {
             async and write `await withInjectedProcessWide(…) { () async in … }`, or call the blocking form \
             from a thread of your own (a Thread, a DispatchQueue, XCTest's synchronous test methods).
             """)
-        _ambient_process_lock()
+        lock.lock()
         defer { unlock() }
         if let level = tryEnter(parent: parent, build) { return level }
         let ticket = state.nextToken
         state.nextToken += 1
         state.waiters.append(Waiter(parent: parent, build: build, wake: .thread(ticket: ticket)))
         while state.grants[ticket] == nil {
-            _ambient_process_wait()
+            lock.wait()
         }
         return state.grants.removeValue(forKey: ticket)!
     }
@@ -278,12 +282,12 @@ enum ProcessWide {
     /// Enters a level, suspending (never blocking) while it is not this caller's turn.
     static func enterSuspending(isolation: isolated (any Actor)?, _ build: @escaping Builder) async -> Level {
         let parent = owner.get()
-        _ambient_process_lock()
+        lock.lock()
         let immediate = tryEnter(parent: parent, build)
         unlock()
         if let immediate { return immediate }
         return await withCheckedContinuation(isolation: isolation) { continuation in
-            _ambient_process_lock()
+            lock.lock()
             if let level = tryEnter(parent: parent, build) {
                 unlock()
                 continuation.resume(returning: level)
@@ -296,7 +300,7 @@ enum ProcessWide {
 
     /// Ends `level` and hands the turn to the first waiter that may now enter.
     static func exit(_ level: Level) {
-        _ambient_process_lock()
+        lock.lock()
         // Normally the innermost; an unstructured task that outlived its scope may end later.
         state.levels.removeAll { $0.token == level.token }
         publish()
@@ -315,7 +319,7 @@ enum ProcessWide {
             }
         }
         unlock()
-        if wakeThreads { _ambient_process_broadcast() }
+        if wakeThreads { lock.broadcast() }
         if let (continuation, granted) = resume { continuation.resume(returning: granted) }
     }
 

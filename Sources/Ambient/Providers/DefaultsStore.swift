@@ -5,7 +5,9 @@ import Foundation
 class DefaultsStore: @unchecked Sendable, CustomStringConvertible {
     // @unchecked: `observers` and everything subclasses keep are only touched under `lock`
     // (or are themselves thread-safe, like `UserDefaults`).
-    private let lock = NSRecursiveLock()
+    /// Recursive: `update` runs the caller's transform with the lock held (that is what makes
+    /// it atomic), and a transform may read the same store (`Defaults.current.string(…)`).
+    private let lock = Lock(recursive: true)
     private var observers: [String: [UInt64: AsyncStream<PropertyList?>.Continuation]] = [:]
     private var nextObserver: UInt64 = 0
 

@@ -49,7 +49,7 @@ static inline __attribute__((always_inline)) void _ambient_binding_key_store(con
 
 /// The process-wide scope's published snapshot, read without a lock (hazard pointers).
 ///
-/// The writer (entering or leaving a process-wide scope, under the mutex below) publishes a
+/// The writer (entering or leaving a process-wide scope, under the Swift side's lock) publishes a
 /// new snapshot with `_ambient_pw_exchange`, then calls `_ambient_pw_wait_unprotected` on the
 /// one it replaced before releasing it. A reader calls `_ambient_pw_protect`, which returns
 /// the current snapshot after announcing it in the calling thread's own hazard slot (so
@@ -64,15 +64,6 @@ const void *_Nullable _ambient_pw_exchange(const void *_Nullable snapshot);
 /// Returns once no thread's hazard slot holds `snapshot`. Reads are a few nanoseconds
 /// long, so this yields rather than blocks.
 void _ambient_pw_wait_unprotected(const void *_Nonnull snapshot);
-
-/// The process-wide scope's mutex (a plain, non-recursive one). Never held across a suspension.
-void _ambient_process_lock(void);
-void _ambient_process_unlock(void);
-/// Waits on the process-wide scope's condition (the mutex must be held; it is released
-/// while waiting and held again on return). Spurious wake-ups happen: wait in a loop.
-void _ambient_process_wait(void);
-/// Wakes every thread in `_ambient_process_wait`.
-void _ambient_process_broadcast(void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,118 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#elseif os(Windows)
+import WinSDK
+#endif
+
+/// Ambient's one lock: a mutex with a condition, used by every part of the library that
+/// guards shared state (`Locked`, the process-wide scope, the providers' fakes and stores,
+/// AmbientTesting's trait state). Never held across a suspension.
+///
+/// Built on the platform's mutex rather than `Synchronization.Mutex` (macOS 15; the floor
+/// is 13) or `NSLock` (Foundation, and no condition to wait on).
+///
+/// ```swift
+/// let lock = Lock()
+/// lock.withLock { counter += 1 }
+/// ```
+///
+/// `Lock(recursive: true)` lets the thread that holds it take it again; only a
+/// ``DefaultsStore`` needs that (its `update` runs the caller's transform under the lock,
+/// and a transform may read the same store). A recursive lock cannot be waited on.
+package final class Lock: @unchecked Sendable {
+    // @unchecked: the mutex and condition are the synchronisation; they live at stable
+    // addresses allocated here and are only touched through the platform's calls.
+    #if os(Windows)
+    private let mutex = UnsafeMutablePointer<CRITICAL_SECTION>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<CONDITION_VARIABLE>.allocate(capacity: 1)
+    #else
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    #endif
+    private let recursive: Bool
+
+    /// A new, unlocked lock; `recursive`: the holder may take it again (see the type).
+    package init(recursive: Bool = false) {
+        self.recursive = recursive
+        #if os(Windows)
+        // A critical section is always recursive.
+        InitializeCriticalSection(mutex)
+        InitializeConditionVariable(condition)
+        #else
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_ERRORCHECK))
+        let made = pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        precondition(made == 0, "Ambient.Lock: pthread_mutex_init failed (\(made))")
+        pthread_cond_init(condition, nil)
+        #endif
+    }
+
+    deinit {
+        #if os(Windows)
+        DeleteCriticalSection(mutex)
+        #else
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        #endif
+        mutex.deallocate()
+        condition.deallocate()
+    }
+
+    /// Takes the lock, waiting while another thread holds it.
+    package func lock() {
+        #if os(Windows)
+        EnterCriticalSection(mutex)
+        #else
+        let result = pthread_mutex_lock(mutex)
+        precondition(result == 0, "Ambient.Lock: lock failed (\(result)); a non-recursive lock taken twice?")
+        #endif
+    }
+
+    /// Releases the lock, which the calling thread must hold.
+    package func unlock() {
+        #if os(Windows)
+        LeaveCriticalSection(mutex)
+        #else
+        let result = pthread_mutex_unlock(mutex)
+        precondition(result == 0, "Ambient.Lock: unlock failed (\(result)); released by a thread not holding it?")
+        #endif
+    }
+
+    /// Runs `body` with the lock held.
+    @inline(__always)
+    package func withLock<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+
+    /// Releases the lock (which the calling thread holds), waits for ``broadcast()``, and
+    /// holds it again before returning. Wake-ups can be spurious: wait in a loop that
+    /// checks the condition you wait for.
+    package func wait() {
+        precondition(!recursive, "Ambient.Lock: a recursive lock cannot be waited on")
+        #if os(Windows)
+        _ = SleepConditionVariableCS(condition, mutex, INFINITE)
+        #else
+        let result = pthread_cond_wait(condition, mutex)
+        precondition(result == 0, "Ambient.Lock: wait failed (\(result)); the lock must be held")
+        #endif
+    }
+
+    /// Wakes every thread in ``wait()``.
+    package func broadcast() {
+        #if os(Windows)
+        WakeAllConditionVariable(condition)
+        #else
+        pthread_cond_broadcast(condition)
+        #endif
+    }
+}
