@@ -106,6 +106,13 @@ let benchmarks: @Sendable () -> Void = {
             for _ in 0..<n { blackHole(Clock.current) }
         }
     }
+    // What the borrowed read (Binding.swift) buys: the same lookup through `TaskLocal.get()`,
+    // which copies the bound context out (a generic call and a retain/release pair).
+    both("read: scope of 1, via TaskLocal.get()") { n in
+        viaGet.withValue(InjectionContext().injecting(injectedClock)) {
+            for _ in 0..<n { blackHole(viaGet.get()[Clock.self] ?? Clock.defaultValue) }
+        }
+    }
     both("read: scope of 3, each") { n in
         withInjected(injectedClock, injectedDefaults, injectedLogger) {
             for _ in 0..<(n / 3) {
@@ -165,6 +172,16 @@ let benchmarks: @Sendable () -> Void = {
             await withInjected(injectedClock, injectedDefaults, injectedLogger) {
                 await asyncSink(Clock.current)
             }
+        }
+    }
+    // What the spelled-out one- and three-value overloads (Injection.swift) buy: the same
+    // scopes through the variadic parameter-pack path.
+    both("scope: withInjected variadic, 1 value") { n in
+        for _ in 0..<n { withInjectedViaPack(injectedClock) { blackHole(Clock.current) } }
+    }
+    both("scope: withInjected variadic, 3 values") { n in
+        for _ in 0..<n {
+            withInjectedViaPack(injectedClock, injectedDefaults, injectedLogger) { blackHole(Clock.current) }
         }
     }
     both("scope: withInjected throwing, 1 value") { n in

@@ -23,6 +23,16 @@ let injectedLogger = Logger.discarding
 let globalCounter = Counter(value: 0)
 let atomicFloor = Atomic<Int>(0)
 
+/// A task-local of Ambient's own kind, read with `get()`: the "read: scope of 1, via TaskLocal.get()" row.
+let viaGet = TaskLocal<InjectionContext>(wrappedValue: InjectionContext())
+
+/// `withInjected` forced through the variadic overload: called with a pack expansion, the
+/// compiler cannot pick the spelled-out one-, two- or three-value forms.
+@inline(never)
+func withInjectedViaPack<each V: AmbientValue, R>(_ values: repeat each V, operation body: () -> R) -> R {
+    withInjected(repeat each values, operation: body)
+}
+
 /// A singleton accessor as legacy code has them (`UserDefaults.standard`, a getter in
 /// another module): a call that hands the caller its own copy of the shared value. `@_optimize(none)` stops the optimizer from turning the result
 /// into a borrow of the global, which it can only do when it sees the global.

@@ -15,8 +15,8 @@ import _AmbientShims
 // - A read (`AmbientValue.current`) does not call `TaskLocal.get()`, which is generic,
 //   not inlinable and returns a +1 copy: it asks the runtime for the address of the
 //   bound item (`swift_task_localValueGet`, exported since Swift 5.5) and borrows the
-//   storage there without a retain/release pair. The benchmark rows
-//   "read: scope of 1 [task]" against "read via TaskLocal.get() [task]" show what that buys.
+//   storage there without a retain/release pair. The benchmark rows "read: scope of 1"
+//   against "read: scope of 1, via TaskLocal.get()" show what that buys.
 // - `RuntimeFlags.bound` is set before the first binding (with this file's key published
 //   first), so a process that never binds pays one atomic load per read.
 

@@ -61,33 +61,42 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     ) -> ContextStorage? {
         var owned = 0
         var bytes = 0
-        repeat _tally((each V).self, &owned, &bytes)
+        repeat tally((each V).self, &owned, &bytes)
         if owned == 0 { return parent }
         return make(
             owned: owned,
             bytes: bytes,
             over: parent,
-            reinjects: { _isAmong($0, repeat (each V).self) },
+            reinjects: { isAmong($0, repeat (each V).self) },
             place: { slots, cursor in
                 var index = owned
-                repeat _store(each values, in: slots, at: &index, bytes: &cursor)
+                repeat storeValue(each values, in: slots, at: &index, bytes: &cursor)
             }
         )
     }
 
-    /// A new storage holding `value` on top of `parent`'s. The one-, two- and three-value
-    /// cases are spelled out because the compiler does not yet specialise calls inside
-    /// pack expansions: they run several times faster than the general `make`.
+    // Spelled-out one-, two- and three-value overloads
+    // -------------------------------------------------
+    // The forms of `make` below behave exactly as the variadic one above; the
+    // spelled-out `injecting` overloads call them.
+    // They exist only for speed: the compiler does not yet specialise the generic calls made
+    // inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic form goes
+    // through unspecialised metadata for every value. They can go once it does: when the
+    // benchmark rows "scope: withInjected variadic, 1 value"
+    // and "…, 3 values" (which build their storage through the variadic `make`) measure the same as the rows without "variadic",
+    // delete them and nothing else changes (same behaviour, same tests).
+
+    /// A new storage holding `value` on top of `parent`'s.
     @inlinable
     static func make<V: AmbientValue>(one value: V, over parent: ContextStorage?) -> ContextStorage {
         make(
             owned: 1,
-            bytes: _bytes(V.self),
+            bytes: reservation(for: V.self),
             over: parent,
             reinjects: { ObjectIdentifier($0) == ObjectIdentifier(V.self) },
             place: { slots, cursor in
                 var index = 1
-                _store(value, in: slots, at: &index, bytes: &cursor)
+                storeValue(value, in: slots, at: &index, bytes: &cursor)
             }
         )
     }
@@ -97,13 +106,13 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     static func make<A: AmbientValue, B: AmbientValue>(_ a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage {
         make(
             owned: 2,
-            bytes: _bytes(A.self) + _bytes(B.self),
+            bytes: reservation(for: A.self) + reservation(for: B.self),
             over: parent,
-            reinjects: { _isAmong($0, A.self, B.self) },
+            reinjects: { isAmong($0, A.self, B.self) },
             place: { slots, cursor in
                 var index = 2
-                _store(a, in: slots, at: &index, bytes: &cursor)
-                _store(b, in: slots, at: &index, bytes: &cursor)
+                storeValue(a, in: slots, at: &index, bytes: &cursor)
+                storeValue(b, in: slots, at: &index, bytes: &cursor)
             }
         )
     }
@@ -115,14 +124,14 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     ) -> ContextStorage {
         make(
             owned: 3,
-            bytes: _bytes(A.self) + _bytes(B.self) + _bytes(C.self),
+            bytes: reservation(for: A.self) + reservation(for: B.self) + reservation(for: C.self),
             over: parent,
-            reinjects: { _isAmong($0, A.self, B.self, C.self) },
+            reinjects: { isAmong($0, A.self, B.self, C.self) },
             place: { slots, cursor in
                 var index = 3
-                _store(a, in: slots, at: &index, bytes: &cursor)
-                _store(b, in: slots, at: &index, bytes: &cursor)
-                _store(c, in: slots, at: &index, bytes: &cursor)
+                storeValue(a, in: slots, at: &index, bytes: &cursor)
+                storeValue(b, in: slots, at: &index, bytes: &cursor)
+                storeValue(c, in: slots, at: &index, bytes: &cursor)
             }
         )
     }
@@ -224,55 +233,59 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     deinit {
         withUnsafeMutablePointers { header, slots in
             for index in 0..<header.pointee.ownedCount {
-                _destroy(slots[index].type, at: slots[index].value)
+                Self.destroyValue(slots[index].type, at: slots[index].value)
             }
             // The slots themselves are trivial (a metatype and a pointer): nothing to destroy.
         }
     }
 }
 
-/// The bytes to reserve for a `V`: its size plus the worst-case padding to align it.
-@inlinable
-func _bytes<V>(_: V.Type) -> Int {
-    MemoryLayout<V>.size + MemoryLayout<V>.alignment - 1
-}
+// MARK: - Helpers of `make` and `deinit`, generic over each value's type
 
-/// Counts one value of type `V` and the bytes to reserve for it.
-@inlinable
-func _tally<V>(_: V.Type, _ owned: inout Int, _ bytes: inout Int) {
-    owned += 1
-    bytes += _bytes(V.self)
-}
-
-/// Copies `value` to the next suitably aligned address at or after `cursor` and fills the
-/// slot before `index` with it. The slot's key is the static type `V`, the type lookups
-/// ask for (so a subclass instance injected as its base class is found as the base).
-@inlinable
-func _store<V: AmbientValue>(
-    _ value: V,
-    in slots: UnsafeMutablePointer<ContextSlot>,
-    at index: inout Int,
-    bytes cursor: inout UnsafeMutableRawPointer
-) {
-    index -= 1
-    let address = cursor.alignedUp(for: V.self)
-    address.initializeMemory(as: V.self, to: value)
-    cursor = address + MemoryLayout<V>.size
-    (slots + index).initialize(to: ContextSlot(type: V.self, value: UnsafeRawPointer(address)))
-}
-
-/// Whether `type` is one of `types`.
-@inlinable
-func _isAmong<each V>(_ type: any AmbientValue.Type, _ types: repeat (each V).Type) -> Bool {
-    let key = ObjectIdentifier(type)
-    for candidate in repeat each types {
-        if ObjectIdentifier(candidate) == key { return true }
+extension ContextStorage {
+    /// The bytes to reserve for a `V`: its size plus the worst-case padding to align it.
+    @inlinable
+    static func reservation<V>(for _: V.Type) -> Int {
+        MemoryLayout<V>.size + MemoryLayout<V>.alignment - 1
     }
-    return false
-}
 
-/// Destroys the `V` at `address` (the storage's deinit, with `V` opened from a slot).
-@usableFromInline
-func _destroy<V: AmbientValue>(_: V.Type, at address: UnsafeRawPointer) {
-    UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
+    /// Counts one value of type `V` and the bytes to reserve for it.
+    @inlinable
+    static func tally<V>(_: V.Type, _ owned: inout Int, _ bytes: inout Int) {
+        owned += 1
+        bytes += reservation(for: V.self)
+    }
+
+    /// Copies `value` to the next suitably aligned address at or after `cursor` and fills the
+    /// slot before `index` with it. The slot's key is the static type `V`, the type lookups
+    /// ask for (so a subclass instance injected as its base class is found as the base).
+    @inlinable
+    static func storeValue<V: AmbientValue>(
+        _ value: V,
+        in slots: UnsafeMutablePointer<ContextSlot>,
+        at index: inout Int,
+        bytes cursor: inout UnsafeMutableRawPointer
+    ) {
+        index -= 1
+        let address = cursor.alignedUp(for: V.self)
+        address.initializeMemory(as: V.self, to: value)
+        cursor = address + MemoryLayout<V>.size
+        (slots + index).initialize(to: ContextSlot(type: V.self, value: UnsafeRawPointer(address)))
+    }
+
+    /// Whether `type` is one of `types`.
+    @inlinable
+    static func isAmong<each V>(_ type: any AmbientValue.Type, _ types: repeat (each V).Type) -> Bool {
+        let key = ObjectIdentifier(type)
+        for candidate in repeat each types {
+            if ObjectIdentifier(candidate) == key { return true }
+        }
+        return false
+    }
+
+    /// Destroys the `V` at `address` (the storage's deinit, with `V` opened from a slot).
+    @usableFromInline
+    static func destroyValue<V: AmbientValue>(_: V.Type, at address: UnsafeRawPointer) {
+        UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
+    }
 }

@@ -62,6 +62,17 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
     try await InjectionContext.current.injecting(repeat each values).run(isolation: isolation, body)
 }
 
+// Spelled-out one-, two- and three-value overloads
+// -------------------------------------------------
+// The forms of `withInjected` below behave exactly as the variadic ones above; the
+// compiler picks them for one, two and three arguments.
+// They exist only for speed: the compiler does not yet specialise the generic calls made
+// inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic form goes
+// through unspecialised metadata for every value. They can go once it does: when the
+// benchmark rows "scope: withInjected variadic, 1 value"
+// and "…, 3 values" measure the same as the rows without "variadic",
+// delete them and nothing else changes (same behaviour, same tests).
+
 /// Runs `body` with `value` current: the one-value form of the variadic
 /// `withInjected(_:operation:)`, which the compiler picks for a single argument. Behaves identically; it exists because it is faster.
 ///

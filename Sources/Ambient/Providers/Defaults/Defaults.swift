@@ -38,9 +38,9 @@ import Foundation
 /// write made through Ambient, and ``changes(forKey:)`` reports each of them. Writes made
 /// to the same `UserDefaults` behind Ambient's back are neither serialised nor reported.
 public struct Defaults: AmbientValue, CustomStringConvertible {
-    let store: DefaultsStore
+    let store: any DefaultsStore
 
-    init(store: DefaultsStore) {
+    init(store: any DefaultsStore) {
         self.store = store
     }
 

@@ -1,0 +1,12 @@
+import Foundation
+
+/// What a ``Clock`` delegates to.
+protocol ClockBackend: Sendable, CustomStringConvertible {
+    var now: Date { get }
+    /// Monotonic time since this backend's origin.
+    var elapsed: Duration { get }
+    /// Returns once `elapsed` has reached `offset`; throws `CancellationError` if cancelled.
+    func sleep(until offset: Duration) async throws
+    /// Blocks the calling thread until `elapsed` has reached `offset`.
+    func blockingSleep(until offset: Duration)
+}

@@ -1,0 +1,16 @@
+import Foundation
+
+extension Date {
+    /// This date moved by a `Duration`.
+    func adding(_ duration: Duration) -> Date {
+        addingTimeInterval(duration.timeInterval)
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as Foundation counts them.
+    var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Any `Swift.Clock` measured in `Duration`.
+struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift.Duration {
+    let clock: C
+    let origin: C.Instant
+    let wallTimeAtStart: Date
+
+    init(clock: C, wallTimeAtStart: Date) {
+        self.clock = clock
+        self.origin = clock.now
+        self.wallTimeAtStart = wallTimeAtStart
+    }
+
+    var now: Date { wallTimeAtStart.adding(elapsed) }
+    var elapsed: Duration { origin.duration(to: clock.now) }
+
+    func sleep(until offset: Duration) async throws {
+        try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+    }
+
+    /// A `Swift.Clock` can only sleep asynchronously: a detached task sleeps on it while
+    /// this thread waits.
+    func blockingSleep(until offset: Duration) {
+        let done = DispatchSemaphore(value: 0)
+        let deadline = origin.advanced(by: offset)
+        Task.detached { [clock] in
+            try? await clock.sleep(until: deadline, tolerance: nil)
+            done.signal()
+        }
+        done.wait()
+    }
+
+    var description: String { "Clock(\(C.self))" }
+}

@@ -1,0 +1,11 @@
+/// Drops every entry.
+public struct DiscardingLogSink: LogSink, CustomStringConvertible {
+    /// A sink that writes nothing.
+    public init() {}
+
+    /// Does nothing.
+    public func write(_ entry: Logger.Entry) {}
+
+    /// `discarding`.
+    public var description: String { "discarding" }
+}

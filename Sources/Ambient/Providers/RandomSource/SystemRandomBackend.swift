@@ -1,0 +1,9 @@
+/// The system's generator: ``RandomSource/live``.
+struct SystemRandomBackend: RandomBackend {
+    func next() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        return generator.next()
+    }
+
+    var description: String { "RandomSource.live" }
+}
