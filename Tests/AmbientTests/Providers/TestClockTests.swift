@@ -127,6 +127,25 @@ struct TestClockTests {
         #expect(testClock.description.contains("sleepers: 0"))
     }
 
+    /// TestClock is the public `Clock(_:wallTimeAtStart:)` over a `Swift.Clock` of its own, as a
+    /// user's clock would be: one clock for the test clock's life, whose instants are the
+    /// test clock's, however late it is read or injected.
+    @Test func itsClockIsThePublicWrapperWithTheTestClocksInstants() async throws {
+        let testClock = TestClock()
+        await testClock.advance(by: .seconds(5))
+        try await withInjected(testClock.clock) {
+            #expect(Clock.current.instant == testClock.instant)
+            #expect(Clock.current.instant == Clock.Instant(offset: .seconds(5)))
+            #expect(Clock.current.description.hasPrefix("Clock(TestClock(now: "))
+            let deadline = Clock.current.instant.advanced(by: .seconds(10))
+            let sleeper = Task { try await Clock.current.sleep(until: deadline) }
+            try await testClock.waitForSleepers()
+            await testClock.advance(to: deadline)
+            try await sleeper.value
+            #expect(Clock.current.now == testClock.start.addingTimeInterval(15))
+        }
+    }
+
     @Test func manyTasksSleepingAtOnce() async throws {
         let testClock = TestClock()
         let woken = Recorder()

@@ -31,5 +31,9 @@ struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift
         done.wait()
     }
 
-    var description: String { "Clock(\(C.self))" }
+    /// `Clock(<the clock's description>)` where it has one, else `Clock(<its type>)`.
+    var description: String {
+        if let described = clock as? any CustomStringConvertible { return "Clock(\(described))" }
+        return "Clock(\(C.self))"
+    }
 }

@@ -51,66 +51,6 @@ import Foundation
 /// - A sleeper whose task is cancelled is removed and its sleep throws `CancellationError`.
 /// - Safe to use from many tasks at once.
 public final class TestClock: Sendable, CustomStringConvertible {
-    private struct Sleeper {
-        let id: UInt64
-        let deadline: Duration
-        let wake: Wake
-        /// The sleeping task's name, where the platform has task names.
-        let taskName: String?
-
-        /// How a sleeper is woken: a suspended task, or a blocked thread.
-        enum Wake {
-            case task(CheckedContinuation<Void, any Error>)
-            case thread(DispatchSemaphore)
-        }
-
-        /// Wakes it (a task: with `result`; a thread cannot be cancelled).
-        func resume(with result: Result<Void, any Error> = .success(())) {
-            switch wake {
-            case .task(let continuation): continuation.resume(with: result)
-            case .thread(let semaphore): semaphore.signal()
-            }
-        }
-
-        /// Earlier deadlines first; equal deadlines in the order they started sleeping.
-        func wakesBefore(_ other: Sleeper) -> Bool { (deadline, id) < (other.deadline, other.id) }
-    }
-
-    /// A test waiting for enough sleepers.
-    private struct Watcher {
-        let id: UInt64
-        let count: Int
-        let continuation: CheckedContinuation<Void, any Error>
-        /// Gives up after the timeout; set once the watcher is registered.
-        var timer: Task<Void, Never>?
-
-        /// Stops the timer and resumes the waiting test.
-        func finish(_ result: Result<Void, any Error>) {
-            timer?.cancel()
-            continuation.resume(with: result)
-        }
-    }
-
-    private struct State {
-        var elapsed: Duration = .zero
-        var sleepers: [Sleeper] = []
-        var watchers: [Watcher] = []
-        var nextID: UInt64 = 0
-
-        /// Removes and returns the watchers that now have enough sleepers.
-        mutating func satisfiedWatchers() -> [Watcher] {
-            let count = sleepers.count
-            let satisfied = watchers.filter { $0.count <= count }
-            watchers.removeAll { $0.count <= count }
-            return satisfied
-        }
-
-        mutating func removeWatcher(_ id: UInt64) -> Watcher? {
-            guard let index = watchers.firstIndex(where: { $0.id == id }) else { return nil }
-            return watchers.remove(at: index)
-        }
-    }
-
     /// Thrown by ``TestClock/waitForSleepers(_:timeout:)`` when the sleepers it waits for do
     /// not arrive in time — usually because the code under test never reached its sleep, or
     /// sleeps on another clock (was ``TestClock/clock`` injected where it runs?).
@@ -134,9 +74,19 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// How long, in real time, a call that moves time waits for the work it woke to
     /// settle before it reports the work as stuck and carries on.
     public let settleTimeout: Duration
-    private let state = Locked(State())
-    /// The work this clock's wake-ups caused, counted until it has settled.
-    private let woken = WokenWork()
+    /// The clock's time and sleepers: a `Swift.Clock` that ``clock`` wraps.
+    private let time: VirtualClock
+
+    /// The ambient ``Clock`` driven by this test clock: inject it.
+    ///
+    /// ```swift
+    /// await withInjected(testClock.clock) { await scheduler.run() }
+    /// ```
+    ///
+    /// It is the public `Clock(_:wallTimeAtStart:)` over this test clock's `Swift.Clock`,
+    /// exactly as you would wrap a clock of your own: its instants are this clock's
+    /// ``instant``s, and a blocking `sleep` on it is a sleeper like any other.
+    public let clock: Clock
 
     /// A clock at `start` (default: 2001-01-01 00:00:00 UTC, the reference date) with no
     /// sleepers.
@@ -149,30 +99,23 @@ public final class TestClock: Sendable, CustomStringConvertible {
         precondition(settleTimeout > .zero, "TestClock(settleTimeout: \(settleTimeout)): the timeout must be positive")
         self.start = start
         self.settleTimeout = settleTimeout
-    }
-
-    /// The ambient ``Clock`` driven by this test clock: inject it.
-    ///
-    /// ```swift
-    /// await withInjected(testClock.clock) { await scheduler.run() }
-    /// ```
-    public var clock: Clock {
-        Clock(backend: TestClockBackend(testClock: self))
+        self.time = VirtualClock(start: start)
+        self.clock = Clock(time, wallTimeAtStart: start)
     }
 
     /// The current wall time: ``start`` plus the time advanced so far.
     public var now: Date {
-        start.adding(elapsed)
+        start.addingTimeInterval(time.elapsed.timeInterval)
     }
 
     /// The current monotonic instant (``Clock/Instant/offset`` is the time advanced so far).
     public var instant: Clock.Instant {
-        Clock.Instant(offset: elapsed)
+        time.now
     }
 
     /// How many tasks are asleep on this clock.
     public var sleepers: Int {
-        state.withLock { $0.sleepers.count }
+        time.sleeperCount
     }
 
     /// Suspends until at least `count` tasks are asleep on this clock, so the test knows the
@@ -192,23 +135,24 @@ public final class TestClock: Sendable, CustomStringConvertible {
     ///   `timeout`; `CancellationError` if the waiting task is cancelled.
     public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
         precondition(count >= 0, "TestClock.waitForSleepers(\(count)): the count cannot be negative")
-        let id = takeID()
+        let id = time.takeID()
+        let state = time.state
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready: Result<Void, any Error>? = state.withLock { state in
                     if Task.isCancelled { return .failure(CancellationError()) }
                     if state.sleepers.count >= count { return .success(()) }
-                    state.watchers.append(Watcher(id: id, count: count, continuation: continuation))
+                    state.watchers.append(VirtualClock.Watcher(id: id, count: count, continuation: continuation))
                     return nil
                 }
                 if let ready { return continuation.resume(with: ready) }
                 // Registered first, timed second: the timer can only find the watcher or,
                 // if it was satisfied meanwhile, nothing. Real time, on purpose:
                 // `Task.sleep` uses the continuous clock, never this one.
-                let timer = Task { [weak self] in
+                let timer = Task { [weak state] in
                     try? await Task.sleep(for: timeout)
-                    guard !Task.isCancelled, let self else { return }
-                    let (expired, actual) = self.state.withLock { ($0.removeWatcher(id), $0.sleepers.count) }
+                    guard !Task.isCancelled, let state else { return }
+                    let (expired, actual) = state.withLock { ($0.removeWatcher(id), $0.sleepers.count) }
                     expired?.finish(.failure(SleepersTimeout(expected: count, actual: actual, timeout: timeout)))
                 }
                 let waiting = state.withLock { state -> Bool in
@@ -238,7 +182,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
     ) async {
         precondition(duration >= .zero, "TestClock.advance(by: \(duration)): time cannot go backwards")
         let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
-        await advance(toOffset: elapsed + duration, caller: "advance(by: \(duration))", at: location)
+        await advance(toOffset: time.elapsed + duration, caller: "advance(by: \(duration))", at: location)
     }
 
     /// Moves time forward to `deadline` (no-op if it has passed), waking sleepers on the way
@@ -288,10 +232,10 @@ public final class TestClock: Sendable, CustomStringConvertible {
         let caller = "run(maximumSteps: \(maximumSteps))"
         var settling = await settle(caller, at: location)
         for _ in 0..<maximumSteps {
-            guard let next = state.withLock({ $0.sleepers.map(\.deadline).min() }) else { return }
+            guard let next = time.nextDeadline else { return }
             settling = await advance(toOffset: next, caller: caller, at: location, settling: settling)
         }
-        let pending = pendingSleepers()
+        let pending = time.pendingSleepers()
         guard !pending.isEmpty else { return }
         IssueReporter.current.report(
             "TestClock.\(caller): sleepers still pending after \(maximumSteps) deadlines, so run() stopped "
@@ -303,15 +247,10 @@ public final class TestClock: Sendable, CustomStringConvertible {
 
     /// A short description: the time and how many are sleeping.
     public var description: String {
-        let (elapsed, count) = state.withLock { ($0.elapsed, $0.sleepers.count) }
-        return "TestClock(now: \(start.adding(elapsed)), sleepers: \(count))"
+        time.description
     }
 
     // MARK: - Internals
-
-    var elapsed: Duration {
-        state.withLock { $0.elapsed }
-    }
 
     /// Wakes each sleeper due by `target` in order, settling after each; returns whether
     /// settling still works for this call (`false` once it timed out).
@@ -326,20 +265,8 @@ public final class TestClock: Sendable, CustomStringConvertible {
         var settling = settling
         if settling { settling = await settle(caller, at: location) }
         while true {
-            let next: Sleeper? = state.withLock { state in
-                let due = state.sleepers.indices
-                    .filter { state.sleepers[$0].deadline <= target }
-                    .min { state.sleepers[$0].wakesBefore(state.sleepers[$1]) }
-                guard let due else {
-                    state.elapsed = max(state.elapsed, target)
-                    return nil
-                }
-                let sleeper = state.sleepers.remove(at: due)
-                state.elapsed = max(state.elapsed, sleeper.deadline)
-                return sleeper
-            }
-            guard let next else { return settling }
-            woken.causing { next.resume() }
+            guard let next = time.takeNextDue(by: target) else { return settling }
+            time.woken.causing { next.continuation.resume() }
             if settling {
                 settling = await settle(caller, at: location)
             } else {
@@ -356,11 +283,11 @@ public final class TestClock: Sendable, CustomStringConvertible {
             await Self.yieldSeveralTimes()
             return true
         }
-        if await woken.settle(timeout: settleTimeout) { return true }
-        let pending = pendingSleepers()
+        if await time.woken.settle(timeout: settleTimeout) { return true }
+        let pending = time.pendingSleepers()
         IssueReporter.current.report(
             "TestClock.\(caller): the work woken at \(instant) was still running after \(settleTimeout) of real "
-                + "time (\(woken.runningJobs) job(s): a task spinning in a loop, or waiting for something that "
+                + "time (\(time.woken.runningJobs) job(s): a task spinning in a loop, or waiting for something that "
                 + "waits for this call?), so this call moved time on without waiting for it. "
                 + "Pending sleepers: \(pending.isEmpty ? "none" : pending).",
             at: location
@@ -374,103 +301,4 @@ public final class TestClock: Sendable, CustomStringConvertible {
             await Task.yield()
         }
     }
-
-    /// The sleepers still waiting, in wake-up order, described for a report.
-    private func pendingSleepers() -> String {
-        state.withLock { state in
-            state.sleepers.sorted { $0.wakesBefore($1) }.map { sleeper in
-                let name = sleeper.taskName.map { "task \"\($0)\"" } ?? "a task"
-                return "\(name) asleep until \(Clock.Instant(offset: sleeper.deadline))"
-            }.joined(separator: ", ")
-        }
-    }
-
-    /// A new id for a sleeper or a watcher.
-    private func takeID() -> UInt64 {
-        state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-    }
-
-    func sleep(until deadline: Duration) async throws {
-        try await woken.counting { try await suspend(until: deadline) }
-    }
-
-    /// Blocks the calling thread until time passes `deadline` (at once if it has): a
-    /// sleeper like any other, counted by ``sleepers`` and woken by `advance` and `run`.
-    func blockingSleep(until deadline: Duration) {
-        let semaphore = DispatchSemaphore(value: 0)
-        if addSleeper(id: takeID(), until: deadline, wake: .thread(semaphore), isCancelled: { false }) == nil {
-            semaphore.wait()
-        }
-    }
-
-    /// Registers a sleeper and suspends until it is woken or cancelled.
-    private func suspend(until deadline: Duration) async throws {
-        let id = takeID()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let immediate = addSleeper(
-                    id: id, until: deadline, wake: .task(continuation), isCancelled: { Task.isCancelled })
-                if let immediate { continuation.resume(with: immediate) }
-            }
-        } onCancel: {
-            let cancelled = state.withLock { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.sleepers.remove(at: index)
-            }
-            cancelled?.resume(with: .failure(CancellationError()))
-        }
-    }
-}
-
-extension TestClock {
-    /// Puts a sleeper woken through `wake` to sleep, and lets the watchers it satisfies go;
-    /// or, if it need not sleep, returns at once what it should do: `CancellationError`
-    /// when `isCancelled` (checked under the lock, so a cancellation handler that runs next
-    /// finds the sleeper), success when time has already passed `deadline`. `nil`: asleep.
-    private func addSleeper(
-        id: UInt64,
-        until deadline: Duration,
-        wake: Sleeper.Wake,
-        isCancelled: () -> Bool
-    ) -> Result<Void, any Error>? {
-        let (immediate, satisfied) = state.withLock { state -> (Result<Void, any Error>?, [Watcher]) in
-            if isCancelled() { return (.failure(CancellationError()), []) }
-            if deadline <= state.elapsed { return (.success(()), []) }
-            state.sleepers.append(Sleeper(id: id, deadline: deadline, wake: wake, taskName: Self.currentTaskName))
-            return (nil, state.satisfiedWatchers())
-        }
-        for watcher in satisfied { watcher.finish(.success(())) }
-        return immediate
-    }
-
-    /// The running task's name (Swift 6.2's `Task.name`), where the platform has it.
-    fileprivate static var currentTaskName: String? {
-        #if compiler(>=6.2)
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            return Task.name
-        }
-        #endif
-        return nil
-    }
-}
-
-/// The ``Clock`` face of a ``TestClock``.
-struct TestClockBackend: ClockBackend {
-    let testClock: TestClock
-
-    var now: Date { testClock.now }
-    var elapsed: Duration { testClock.elapsed }
-
-    func sleep(until offset: Duration) async throws {
-        try await testClock.sleep(until: offset)
-    }
-
-    func blockingSleep(until offset: Duration) {
-        testClock.blockingSleep(until: offset)
-    }
-
-    var description: String { "Clock(\(testClock))" }
 }
