@@ -14,14 +14,14 @@ struct Observations: Sendable, Equatable {
 /// while a reminder is pending (a test clock moves time there; live, time moves itself).
 func runScenario(
     reminderIn interval: Duration,
-    advanceTime: @escaping @Sendable () async -> Void = {}
+    advanceTime: @escaping @Sendable () async throws -> Void = {}
 ) async throws -> Observations {
     let widget = makeWidget()
     let scheduler = ReminderScheduler()
     let first = scheduler.schedule("stand up", in: interval)
     let second = scheduler.schedule("stretch", in: interval * 2)
     let waiting = Task { try await scheduler.waitFor(first) }  // inherits the scope
-    await advanceTime()
+    try await advanceTime()
     let fired = try await waiting.value
     let search = await NoteManager().search("milk")
     return Observations(
@@ -40,14 +40,22 @@ func runInjected() async throws -> (Observations, [Logger.Entry]) {
     let log = Logger.capturing(level: .debug)
     let observations = try await withInjected(testClock.clock, defaults, log) {
         try await runScenario(reminderIn: .seconds(3_600)) {
-            while testClock.sleepers == 0 { await Task.yield() }
+            try await testClock.waitForSleepers()  // the reminder is asleep: time may move
             await testClock.advance(by: .seconds(3_600))
         }
     }
     return (observations, log.captured)
 }
 
-/// The live run: `UserDefaults.standard`, the system clock, stderr.
+/// The live run: a real `UserDefaults`, the system clock, stderr.
+///
+/// The defaults are a throwaway suite rather than `UserDefaults.standard`, so running the
+/// demo leaves no key behind on the machine: the suite is removed when the run ends.
 func runLive() async throws -> Observations {
-    try await runScenario(reminderIn: .milliseconds(200))
+    let suiteName = "ambient-demo.\(ProcessInfo.processInfo.processIdentifier)"
+    let defaults = try Defaults.suite(validating: suiteName)
+    defer { UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName) }
+    return try await withInjected(defaults) {
+        try await runScenario(reminderIn: .milliseconds(200))
+    }
 }

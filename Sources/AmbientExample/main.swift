@@ -15,9 +15,10 @@ if !arguments.isSubset(of: known) || arguments.contains("--help") || arguments.c
         usage: ambient-demo [--live-only | --injected-only] [--no-bench]
 
         Runs a small legacy program (a widget maker, reminder ids, a reminder scheduler,
-        a note search on its own queue, logging) twice: live (UserDefaults.standard, the
-        system clock, stderr) and inside withInjected (in-memory defaults, a TestClock it
-        advances, a capturing logger), and prints what each run saw.
+        a note search on its own queue, logging) twice: live (a throwaway UserDefaults
+        suite, removed at exit; the system clock; stderr) and inside withInjected
+        (in-memory defaults, a TestClock it advances, a capturing logger), and prints
+        what each run saw.
 
           --live-only       only the live run
           --injected-only   only the injected run (checked: exit 1 if it saw anything unexpected)

@@ -53,7 +53,7 @@ let benchmarks: @Sendable () -> Void = {
         for _ in 0..<n { blackHole(SnapshotSized()) }
     }
     both("floor: Atomic<Int> load") { n in
-        for _ in 0..<n { blackHole(atomicFloor.load(ordering: .acquiring))  // as Ambient's flag check }
+        for _ in 0..<n { blackHole(atomicFloor.load(ordering: .acquiring)) }  // as Ambient's flag check
     }
 
     // MARK: - Raw @TaskLocal
