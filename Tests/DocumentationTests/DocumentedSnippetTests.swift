@@ -19,19 +19,39 @@ struct DocumentedSnippetTests {
             atPath: root.appendingPathComponent("Sources/Ambient/Ambient.docc").path)) ?? [])
         .filter { $0.hasSuffix(".md") }.sorted().map { "Sources/Ambient/Ambient.docc/\($0)" }
 
-    @Test("every swift block is compiled under Snippets/", arguments: documents)
+    /// Where compiled snippets live: this target's Snippets/, and the example packages'
+    /// sources (code beside other libraries, which this package must not depend on; `.ci/run`
+    /// builds and runs each of them).
+    static let snippetDirectories: [URL] = {
+        var directories = [root.appendingPathComponent("Tests/DocumentationTests/Snippets")]
+        let examples = root.appendingPathComponent("Examples")
+        for example in ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []).sorted() {
+            let sources = examples.appendingPathComponent(example).appendingPathComponent("Sources")
+            for target in ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []).sorted() {
+                directories.append(sources.appendingPathComponent(target))
+            }
+        }
+        return directories
+    }()
+
+    @Test("the example packages' sources are found")
+    func examplesAreFound() {
+        #expect(Self.snippetDirectories.contains { $0.path.hasSuffix("Examples/Interop/Sources/Interop") })
+    }
+
+    @Test("every swift block is compiled under Snippets/ or an example package", arguments: documents)
     func everySwiftBlockIsCompiled(document: String) throws {
         let blocks = try Snippets.swiftBlocks(in: Self.root.appendingPathComponent(document))
         #expect(!blocks.isEmpty || !document.hasSuffix("README.md"), "README.md has no swift blocks?")
-        let compiled = try Snippets.compiledText(
-            in: Self.root.appendingPathComponent("Tests/DocumentationTests/Snippets"))
+        let compiled = try Self.snippetDirectories.map { try Snippets.compiledText(in: $0) }.joined()
         for block in blocks where !block.isManifest {
             let isCompiled = compiled.contains(block.normalized)
             #expect(
                 isCompiled,
                 """
                 \(document):\(block.line): this swift block is not compiled anywhere. Put it, \
-                verbatim, in a file under Tests/DocumentationTests/Snippets (or fix the drift):
+                verbatim, in a file under Tests/DocumentationTests/Snippets, or under Examples/*/Sources \
+                for code that needs another package (or fix the drift):
                 \(block.text)
                 """)
         }
