@@ -2,6 +2,8 @@
 
 uint32_t _ambient_flags = 0;
 const void *_ambient_binding_key = 0;
+_Thread_local void *_ambient_spare AMBIENT_TLS_MODEL = 0;
+_Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL = 0;
 
 // MARK: - Hazard pointers for the process-wide snapshot
 
@@ -50,7 +52,13 @@ void _ambient_pw_wait_unprotected(const void *snapshot) {
         while (__atomic_load_n(&slot->pointer, __ATOMIC_ACQUIRE) == snapshot) SwitchToThread();
     }
 }
-// No thread-exit hook here: a slot stays claimed by its thread for the process's life.
+// No thread-exit hook here: a slot stays claimed by its thread for the process's life, and a
+// thread's spare scope storage is not released at exit (the Swift side keeps none on Windows).
+void _ambient_spare_track_thread(void (*release)(void *)) {
+    (void)release;
+    _ambient_spare_tracked = 1;
+}
+
 static ambient_hazard_slot *ambient_hazard_claim(void) {
     ambient_hazard_slot *slot = _aligned_malloc(sizeof(ambient_hazard_slot), 64);
     slot->pointer = 0;
@@ -69,6 +77,28 @@ void _ambient_pw_wait_unprotected(const void *snapshot) {
     for (ambient_hazard_slot *slot = __atomic_load_n(&ambient_hazard_slots, __ATOMIC_ACQUIRE); slot; slot = slot->next) {
         while (__atomic_load_n(&slot->pointer, __ATOMIC_ACQUIRE) == snapshot) sched_yield();
     }
+}
+
+static pthread_key_t ambient_spare_key;
+static pthread_once_t ambient_spare_once = PTHREAD_ONCE_INIT;
+static void (*ambient_spare_release)(void *) = 0;
+
+/// A thread exits: its spare storage is released (the Swift side's `release`).
+static void ambient_spare_thread_exit(void *unused) {
+    (void)unused;
+    void *spare = _ambient_spare;
+    _ambient_spare = 0;
+    if (spare && ambient_spare_release) ambient_spare_release(spare);
+}
+
+static void ambient_spare_make_key(void) { pthread_key_create(&ambient_spare_key, ambient_spare_thread_exit); }
+
+void _ambient_spare_track_thread(void (*release)(void *)) {
+    pthread_once(&ambient_spare_once, ambient_spare_make_key);
+    __atomic_store_n(&ambient_spare_release, release, __ATOMIC_RELEASE);
+    _ambient_spare_tracked = 1;
+    // Any non-NULL value: it only makes the key's destructor run when this thread exits.
+    pthread_setspecific(ambient_spare_key, (void *)1);
 }
 
 static pthread_key_t ambient_hazard_key;

@@ -81,26 +81,29 @@ extension AmbientValue {
     public static var current: Self {
         let flags = _ambient_flags_load()
         if flags == 0 { return defaultValue }
-        return _injected(flags: flags) ?? defaultValue
-    }
-
-    /// The slow half of ``current``: the task/thread binding, then the process-wide scope,
-    /// then strict mode's report and test value.
-    @inlinable
-    static func _injected(flags: UInt32) -> Self? {
+        // The hit path copies the value straight from the bound storage into the result:
+        // no `Optional` in between (see `_notBoundHere` for everything else).
         var bound: Unmanaged<ContextStorage>?
         if flags & RuntimeFlags.bound != 0 {
             bound = Binding.boundStorage()
-            if let bound, let value = bound._withUnsafeGuaranteedRef({ $0.value(of: Self.self) }) {
-                return value
+            if let bound, let address = bound._withUnsafeGuaranteedRef({ $0.address(of: Self.self) }) {
+                return address.assumingMemoryBound(to: Self.self).pointee
             }
         }
+        return _notBoundHere(flags: flags, bound: bound)
+    }
+
+    /// The cold half of ``current``, kept out of line (but specialised per type): the
+    /// process-wide scope, then strict mode's report and test value, then the default.
+    @inlinable
+    @inline(never)
+    static func _notBoundHere(flags: UInt32, bound: Unmanaged<ContextStorage>?) -> Self {
         if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self, seenFrom: bound) {
             return value
         }
-        if flags & RuntimeFlags.strict != 0 {
-            return StrictMode.liveRead(of: Self.self)
+        if flags & RuntimeFlags.strict != 0, let value = StrictMode.liveRead(of: Self.self) {
+            return value
         }
-        return nil
+        return defaultValue
     }
 }

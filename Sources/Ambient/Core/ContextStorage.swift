@@ -22,18 +22,22 @@ struct ContextHeader {
     /// The first `ownedCount` slots hold values that live in this storage's tail.
     @usableFromInline var ownedCount: Int
     /// The context this one was made from; keeps the inherited values alive.
-    @usableFromInline let parent: ContextStorage?
+    @usableFromInline var parent: ContextStorage?
     /// The process-wide scope this context was made inside (its level's token), or 0:
     /// such a context sees that scope's values while it is active (see `ProcessWide`).
     /// Inherited from `parent`.
-    @usableFromInline let processWideToken: UInt64
+    @usableFromInline var processWideToken: UInt64
+    /// How many elements the tail has room for (slots, then values' bytes in slot-sized
+    /// units): what a recycled storage can be reused for (see ContextStorage+Recycling.swift).
+    @usableFromInline let capacity: Int
 
     @inlinable
-    init(count: Int, ownedCount: Int, parent: ContextStorage?, processWideToken: UInt64) {
+    init(count: Int, ownedCount: Int, parent: ContextStorage?, processWideToken: UInt64, capacity: Int) {
         self.count = count
         self.ownedCount = ownedCount
         self.parent = parent
         self.processWideToken = processWideToken
+        self.capacity = capacity
     }
 }
 
@@ -102,8 +106,11 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     }
 
     /// A new storage holding `a` and `b` on top of `parent`'s (specialised, as ``make(one:over:)``).
+    /// Labelled, as `three:` is: unlabelled, the variadic `make` (which returns an optional,
+    /// as `InjectionContext(storage:)` takes) would win overload resolution.
     @inlinable
-    static func make<A: AmbientValue, B: AmbientValue>(_ a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage {
+    static func make<A: AmbientValue, B: AmbientValue>(two a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage
+    {
         make(
             owned: 2,
             bytes: reservation(for: A.self) + reservation(for: B.self),
@@ -120,7 +127,7 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     /// A new storage holding `a`, `b` and `c` on top of `parent`'s (specialised).
     @inlinable
     static func make<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
-        _ a: A, _ b: B, _ c: C, over parent: ContextStorage?
+        three a: A, _ b: B, _ c: C, over parent: ContextStorage?
     ) -> ContextStorage {
         make(
             owned: 3,
@@ -162,10 +169,23 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
         let capacity = count + (bytes + slotStride - 1) / slotStride
 
         let token = processWideToken ?? parent?.processWideToken ?? 0
-        let buffer = ContextStorage.create(minimumCapacity: capacity) { _ in
-            ContextHeader(count: count, ownedCount: owned, parent: parent, processWideToken: token)
+        let storage: ContextStorage
+        if let recycled = StorageCache.take(capacity: capacity) {
+            // A storage of this thread's last scope, emptied when that scope ended.
+            recycled.withUnsafeMutablePointerToHeader { header in
+                header.pointee.count = count
+                header.pointee.ownedCount = owned
+                header.pointee.parent = parent
+                header.pointee.processWideToken = token
+            }
+            storage = recycled
+        } else {
+            let buffer = ContextStorage.create(minimumCapacity: capacity) { _ in
+                ContextHeader(
+                    count: count, ownedCount: owned, parent: parent, processWideToken: token, capacity: capacity)
+            }
+            storage = unsafeDowncast(buffer, to: ContextStorage.self)
         }
-        let storage = unsafeDowncast(buffer, to: ContextStorage.self)
 
         storage.withUnsafeMutablePointerToElements { slots in
             var cursor = UnsafeMutableRawPointer(slots + count)
@@ -210,9 +230,13 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     @inlinable
     func address<V: AmbientValue>(of _: V.Type) -> UnsafeRawPointer? {
         withUnsafeMutablePointers { header, slots in
+            // Pointer walk, no index arithmetic to overflow-check: this is the read's loop.
             let key = ObjectIdentifier(V.self)
-            for index in 0..<header.pointee.count where ObjectIdentifier(slots[index].type) == key {
-                return slots[index].value
+            var slot = UnsafePointer(slots)
+            let end = slot + header.pointee.count
+            while slot < end {
+                if ObjectIdentifier(slot.pointee.type) == key { return slot.pointee.value }
+                slot += 1
             }
             return nil
         }

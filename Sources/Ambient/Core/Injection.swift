@@ -32,7 +32,9 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
     _ values: repeat each V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(repeat each values).run(body)
+    var scope = InjectionContext.current.injecting(repeat each values)
+    defer { scope._endScope() }
+    return try scope.run(body)
 }
 
 /// Runs the asynchronous `body` with `values` current, in this task and every child task
@@ -59,7 +61,9 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(repeat each values).run(isolation: isolation, body)
+    var scope = InjectionContext.current.injecting(repeat each values)
+    defer { scope._endScope() }
+    return try await scope.run(isolation: isolation, body)
 }
 
 // Spelled-out one-, two- and three-value overloads
@@ -87,7 +91,9 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
     _ value: V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(value).run(body)
+    var scope = InjectionContext.current.injecting(value)
+    defer { scope._endScope(V.self) }
+    return try scope.run(body)
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
@@ -100,7 +106,9 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(value).run(isolation: isolation, body)
+    var scope = InjectionContext.current.injecting(value)
+    defer { scope._endScope(V.self) }
+    return try await scope.run(isolation: isolation, body)
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
@@ -112,7 +120,9 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     _ b: B,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(a, b).run(body)
+    var scope = InjectionContext.current.injecting(a, b)
+    defer { scope._endScope(A.self, B.self) }
+    return try scope.run(body)
 }
 
 /// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
@@ -125,7 +135,9 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(a, b).run(isolation: isolation, body)
+    var scope = InjectionContext.current.injecting(a, b)
+    defer { scope._endScope(A.self, B.self) }
+    return try await scope.run(isolation: isolation, body)
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
@@ -138,7 +150,9 @@ public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, F
     _ c: C,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(a, b, c).run(body)
+    var scope = InjectionContext.current.injecting(a, b, c)
+    defer { scope._endScope(A.self, B.self, C.self) }
+    return try scope.run(body)
 }
 
 /// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
@@ -152,5 +166,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, F
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(a, b, c).run(isolation: isolation, body)
+    var scope = InjectionContext.current.injecting(a, b, c)
+    defer { scope._endScope(A.self, B.self, C.self) }
+    return try await scope.run(isolation: isolation, body)
 }

@@ -22,7 +22,32 @@ public struct InjectionContext: Sendable {
     /// The flattened values; `nil` for the empty context. `nonisolated(unsafe)`: the
     /// storage is immutable and holds only `Sendable` values (see `ContextStorage`).
     @usableFromInline
-    nonisolated(unsafe) let storage: ContextStorage?
+    nonisolated(unsafe) var storage: ContextStorage?
+
+    /// Ends the scope that made this context (`withInjected`): its storage goes back to
+    /// the thread's cache when nothing else references it (ContextStorage+Recycling.swift).
+    @inlinable
+    mutating func _endScope() {
+        ContextStorage.recycle(&storage) { $0.empty() }
+    }
+
+    /// `_endScope()` for a scope that injected one `V` (specialised).
+    @inlinable
+    mutating func _endScope<V: AmbientValue>(_: V.Type) {
+        ContextStorage.recycle(&storage) { $0.empty(V.self) }
+    }
+
+    /// `_endScope()` for a scope that injected an `A` and a `B` (specialised).
+    @inlinable
+    mutating func _endScope<A: AmbientValue, B: AmbientValue>(_: A.Type, _: B.Type) {
+        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self) }
+    }
+
+    /// `_endScope()` for a scope that injected an `A`, a `B` and a `C` (specialised).
+    @inlinable
+    mutating func _endScope<A: AmbientValue, B: AmbientValue, C: AmbientValue>(_: A.Type, _: B.Type, _: C.Type) {
+        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self, C.self) }
+    }
 
     /// The empty context: nothing injected, every value at its default.
     public init() {
@@ -71,7 +96,7 @@ public struct InjectionContext: Sendable {
     @_documentation(visibility: internal)
     @inlinable
     public func injecting<A: AmbientValue, B: AmbientValue>(_ a: A, _ b: B) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(a, b, over: storage))
+        InjectionContext(storage: ContextStorage.make(two: a, b, over: storage))
     }
 
     /// This context with `a`, `b` and `c` injected on top (a faster form of the variadic
@@ -81,7 +106,7 @@ public struct InjectionContext: Sendable {
     public func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
         _ a: A, _ b: B, _ c: C
     ) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(a, b, c, over: storage))
+        InjectionContext(storage: ContextStorage.make(three: a, b, c, over: storage))
     }
 
     /// This context with every value `other` injects on top: where both inject a type,

@@ -47,6 +47,36 @@ static inline __attribute__((always_inline)) void _ambient_binding_key_store(con
     __atomic_store_n(&_ambient_binding_key, key, __ATOMIC_RELEASE);
 }
 
+/// Each thread's spare scope storage (a retained `ContextStorage`, or NULL): the storage of
+/// the thread's last `withInjected` scope, emptied, for the next scope to reuse instead of
+/// allocating (ContextStorage+Recycling.swift). A thread-local because Swift has none that
+/// costs less than a call; initial-exec, so a read is one instruction.
+#if defined(_WIN32)
+#define AMBIENT_TLS_MODEL
+#else
+#define AMBIENT_TLS_MODEL __attribute__((tls_model("initial-exec")))
+#endif
+extern _Thread_local void *_Nullable _ambient_spare AMBIENT_TLS_MODEL;
+extern _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL;
+
+/// Arranges for `release` to be called with the calling thread's spare when the thread
+/// exits (once per thread; `_ambient_spare_put` calls it).
+void _ambient_spare_track_thread(void (*_Nonnull release)(void *_Nonnull));
+
+static inline __attribute__((always_inline)) void *_Nullable _ambient_spare_take(void) {
+    void *spare = _ambient_spare;
+    _ambient_spare = 0;
+    return spare;
+}
+
+static inline __attribute__((always_inline)) void *_Nullable _ambient_spare_peek(void) { return _ambient_spare; }
+
+static inline __attribute__((always_inline)) void _ambient_spare_put(void *_Nullable spare,
+                                                                     void (*_Nonnull release)(void *_Nonnull)) {
+    _ambient_spare = spare;
+    if (!_ambient_spare_tracked) _ambient_spare_track_thread(release);
+}
+
 /// The process-wide scope's published snapshot, read without a lock (hazard pointers).
 ///
 /// The writer (entering or leaving a process-wide scope, under the Swift side's lock) publishes a

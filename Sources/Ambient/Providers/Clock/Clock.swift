@@ -39,19 +39,22 @@ import Foundation
 public struct Clock: AmbientValue, CustomStringConvertible {
     /// The live and fixed clocks are plain cases, so copying them (every read of
     /// `Clock.current`) copies a few bytes and touches no reference count.
+    @usableFromInline
     enum Storage: Sendable {
         case live
         case fixed(Date)
         case backend(any ClockBackend)
     }
 
+    @usableFromInline
     let storage: Storage
 
     init(backend: any ClockBackend) {
         self.storage = .backend(backend)
     }
 
-    private init(_ storage: Storage) {
+    @usableFromInline
+    init(_ storage: Storage) {
         self.storage = storage
     }
 
@@ -149,8 +152,13 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     public static let live = Clock(.live)
 
     /// The live clock: what ``AmbientValue/current`` returns when nothing is injected.
+    ///
+    /// Inlinable, and not `live`: a never-injected read then builds the `.live` case in
+    /// place, with no call and no lazy global's once-check (the benchmark row "read: never
+    /// injected (fast path)" against "floor: global let read").
+    @inlinable
     public static var defaultValue: Clock {
-        Clock(.live)  // not `live`: a lazy global costs a once-check on every read
+        Clock(.live)
     }
 
     /// A clock whose time stands still at `date`; sleeps return at once (after checking

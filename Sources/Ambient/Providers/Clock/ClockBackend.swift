@@ -1,6 +1,7 @@
 import Foundation
 
 /// What a ``Clock`` delegates to.
+@usableFromInline
 protocol ClockBackend: Sendable, CustomStringConvertible {
     var now: Date { get }
     /// Monotonic time since this backend's origin.
