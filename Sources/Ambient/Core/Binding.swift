@@ -94,6 +94,37 @@ extension InjectionContext {
         return try Binding.taskLocal.withValue(self) { _capture(body) }.get()
     }
 
+    /// Runs `body` inside this freshly made scope's context, then hands the context to
+    /// `end` (which recycles its storage): `withInjected`'s path. Consuming, so the only
+    /// reference count traffic is the binding's own copy.
+    @inlinable
+    consuming func _runScope<R, Failure: Error>(
+        _ body: () throws(Failure) -> R,
+        end: (inout InjectionContext) -> Void
+    ) throws(Failure) -> R {
+        RuntimeFlags.markBound(key: Binding.key)
+        let outcome = Binding.taskLocal.withValue(self) { _capture(body) }
+        end(&self)
+        return try outcome.get()
+    }
+
+    /// The asynchronous form of `_runScope(_:end:)`.
+    @inlinable
+    consuming func _runScope<R, Failure: Error>(
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(Failure) -> R,
+        end: (inout InjectionContext) -> Void
+    ) async throws(Failure) -> R {
+        RuntimeFlags.markBound(key: Binding.key)
+        let outcome = await Binding.taskLocal.withValue(
+            self,
+            operation: { await _capture(body) },
+            isolation: isolation
+        )
+        end(&self)
+        return try outcome.get()
+    }
+
     /// Runs the asynchronous `body` inside this context, on the caller's isolation.
     ///
     /// ```swift

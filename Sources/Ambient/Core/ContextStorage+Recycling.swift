@@ -27,7 +27,7 @@ enum StorageCache {
     static func take(capacity: Int) -> ContextStorage? { nil }
 
     @inlinable
-    static func give(_ storage: ContextStorage) {}
+    static func give(_ storage: consuming ContextStorage) {}
     #else
     /// This thread's spare storage, if it has one with room for `capacity` elements; the
     /// caller owns it from here on.
@@ -43,7 +43,7 @@ enum StorageCache {
     /// Keeps the emptied `storage` as this thread's spare (the larger of it and the one
     /// already kept).
     @inlinable
-    static func give(_ storage: ContextStorage) {
+    static func give(_ storage: consuming ContextStorage) {
         if let raw = _ambient_spare_peek() {
             let kept = Unmanaged<ContextStorage>.fromOpaque(raw)
             if kept._withUnsafeGuaranteedRef({ $0.roomInTail }) >= storage.roomInTail { return }
@@ -63,12 +63,11 @@ extension ContextStorage {
     /// values and it becomes this thread's spare; either way `storage` is `nil` afterwards.
     @inlinable
     static func recycle(_ storage: inout ContextStorage?, empty: (ContextStorage) -> Void) {
-        guard isKnownUniquelyReferenced(&storage) else {
+        // `take()` moves the reference out: no retain/release pair (atomic, on a hot path).
+        guard isKnownUniquelyReferenced(&storage), let unique = storage.take() else {
             storage = nil
             return
         }
-        let unique = storage.unsafelyUnwrapped
-        storage = nil
         empty(unique)
         StorageCache.give(unique)
     }

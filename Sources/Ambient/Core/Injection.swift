@@ -32,9 +32,7 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
     _ values: repeat each V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(repeat each values)
-    defer { scope._endScope() }
-    return try scope.run(body)
+    try InjectionContext.current.injecting(repeat each values)._runScope(body) { $0._endScope() }
 }
 
 /// Runs the asynchronous `body` with `values` current, in this task and every child task
@@ -61,9 +59,7 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(repeat each values)
-    defer { scope._endScope() }
-    return try await scope.run(isolation: isolation, body)
+    try await InjectionContext.current.injecting(repeat each values)._runScope(isolation: isolation, body) { $0._endScope() }
 }
 
 // Spelled-out one-, two- and three-value overloads
@@ -91,9 +87,7 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
     _ value: V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(value)
-    defer { scope._endScope(V.self) }
-    return try scope.run(body)
+    try InjectionContext.current.injecting(value)._runScope(body) { $0._endScope(V.self) }
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
@@ -106,9 +100,7 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(value)
-    defer { scope._endScope(V.self) }
-    return try await scope.run(isolation: isolation, body)
+    try await InjectionContext.current.injecting(value)._runScope(isolation: isolation, body) { $0._endScope(V.self) }
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
@@ -120,9 +112,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     _ b: B,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(a, b)
-    defer { scope._endScope(A.self, B.self) }
-    return try scope.run(body)
+    try InjectionContext.current.injecting(a, b)._runScope(body) { $0._endScope(A.self, B.self) }
 }
 
 /// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
@@ -135,9 +125,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(a, b)
-    defer { scope._endScope(A.self, B.self) }
-    return try await scope.run(isolation: isolation, body)
+    try await InjectionContext.current.injecting(a, b)._runScope(isolation: isolation, body) { $0._endScope(A.self, B.self) }
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
@@ -150,9 +138,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, F
     _ c: C,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(a, b, c)
-    defer { scope._endScope(A.self, B.self, C.self) }
-    return try scope.run(body)
+    try InjectionContext.current.injecting(a, b, c)._runScope(body) { $0._endScope(A.self, B.self, C.self) }
 }
 
 /// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
@@ -166,7 +152,5 @@ public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, F
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(a, b, c)
-    defer { scope._endScope(A.self, B.self, C.self) }
-    return try await scope.run(isolation: isolation, body)
+    try await InjectionContext.current.injecting(a, b, c)._runScope(isolation: isolation, body) { $0._endScope(A.self, B.self, C.self) }
 }
