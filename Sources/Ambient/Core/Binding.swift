@@ -42,6 +42,27 @@ enum Binding {
         UnsafeRawPointer(Unmanaged.passUnretained(taskLocal).toOpaque())
     }
 
+    /// Calls `body` with the task-local, ready to bind: after the first binding, read back
+    /// from the key the C side already holds (one load, where the `static let` costs a
+    /// once-check) and borrowed (no retain/release pair on an object every thread shares);
+    /// the first time, publishes the key and sets `RuntimeFlags.bound`.
+    @inlinable
+    static func withReady<R>(_ body: (TaskLocal<InjectionContext>) throws -> R) rethrows -> R {
+        if _ambient_flags_load() & RuntimeFlags.bound != 0, let key = _ambient_binding_key_load() {
+            return try Unmanaged<TaskLocal<InjectionContext>>.fromOpaque(key)._withUnsafeGuaranteedRef(body)
+        }
+        return try body(markedTaskLocal())
+    }
+
+    /// The task-local, with the key published and `RuntimeFlags.bound` set (the first
+    /// binding in the process does that; afterwards a flag check). The async paths use it:
+    /// `withReady(_:)` cannot suspend.
+    @usableFromInline
+    static func markedTaskLocal() -> TaskLocal<InjectionContext> {
+        RuntimeFlags.markBound(key: key)
+        return taskLocal
+    }
+
     /// The storage bound to this task/thread, unretained: valid while the binding is, which
     /// for the running code is at least until it returns. `nil` when nothing (or the empty
     /// context) is bound. Only valid once `RuntimeFlags.bound` is set (which publishes the key).
@@ -88,39 +109,22 @@ extension InjectionContext {
     /// - Returns: Whatever `body` returns.
     @inlinable
     public func run<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
-        RuntimeFlags.markBound(key: Binding.key)
         // `TaskLocal.withValue` rethrows untyped errors; carry the typed outcome through it
         // as a value instead, so no error is ever cast back.
-        return try Binding.taskLocal.withValue(self) { _capture(body) }.get()
+        return try Binding.withReady { $0.withValue(self) { _capture(body) } }.get()
     }
 
     /// Runs `body` inside this freshly made scope's context, then hands the context to
-    /// `end` (which recycles its storage): `withInjected`'s path. Consuming, so the only
-    /// reference count traffic is the binding's own copy.
+    /// `end` (which recycles its storage): the synchronous `withInjected`'s path. Consuming,
+    /// so the only reference count traffic is the binding's own copy. (The async
+    /// `withInjected` keeps its context in a variable ended by `defer`: measured faster
+    /// there, "scope: withInjected async, 1 value".)
     @inlinable
     consuming func _runScope<R, Failure: Error>(
         _ body: () throws(Failure) -> R,
         end: (inout InjectionContext) -> Void
     ) throws(Failure) -> R {
-        RuntimeFlags.markBound(key: Binding.key)
-        let outcome = Binding.taskLocal.withValue(self) { _capture(body) }
-        end(&self)
-        return try outcome.get()
-    }
-
-    /// The asynchronous form of `_runScope(_:end:)`.
-    @inlinable
-    consuming func _runScope<R, Failure: Error>(
-        isolation: isolated (any Actor)?,
-        _ body: () async throws(Failure) -> R,
-        end: (inout InjectionContext) -> Void
-    ) async throws(Failure) -> R {
-        RuntimeFlags.markBound(key: Binding.key)
-        let outcome = await Binding.taskLocal.withValue(
-            self,
-            operation: { await _capture(body) },
-            isolation: isolation
-        )
+        let outcome = Binding.withReady { $0.withValue(self) { _capture(body) } }
         end(&self)
         return try outcome.get()
     }
@@ -140,8 +144,7 @@ extension InjectionContext {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> R {
-        RuntimeFlags.markBound(key: Binding.key)
-        return try await Binding.taskLocal.withValue(
+        return try await Binding.markedTaskLocal().withValue(
             self,
             operation: { await _capture(body) },
             isolation: isolation

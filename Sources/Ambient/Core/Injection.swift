@@ -59,7 +59,9 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(repeat each values)._runScope(isolation: isolation, body) { $0._endScope() }
+    var scope = InjectionContext.current.injecting(repeat each values)
+    defer { scope._endScope() }
+    return try await scope.run(isolation: isolation, body)
 }
 
 // Spelled-out one-, two- and three-value overloads
@@ -100,7 +102,9 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(value)._runScope(isolation: isolation, body) { $0._endScope(V.self) }
+    var scope = InjectionContext.current.injecting(value)
+    defer { scope._endScope(V.self) }
+    return try await scope.run(isolation: isolation, body)
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
@@ -125,7 +129,9 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(a, b)._runScope(isolation: isolation, body) { $0._endScope(A.self, B.self) }
+    var scope = InjectionContext.current.injecting(a, b)
+    defer { scope._endScope(A.self, B.self) }
+    return try await scope.run(isolation: isolation, body)
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
@@ -152,5 +158,7 @@ public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, F
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current.injecting(a, b, c)._runScope(isolation: isolation, body) { $0._endScope(A.self, B.self, C.self) }
+    var scope = InjectionContext.current.injecting(a, b, c)
+    defer { scope._endScope(A.self, B.self, C.self) }
+    return try await scope.run(isolation: isolation, body)
 }
