@@ -16,7 +16,11 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "ScaleCheck",
-            dependencies: [.product(name: "Ambient", package: "Ambient")]
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "ServiceContextModule", package: "swift-service-context"),
+            ]
         ),
         .executableTarget(
             name: "AmbientBenchmarks",
