@@ -174,4 +174,5 @@ for (mode, measure) in [
     }
     print("")
 }
-print("\(cores) cores; median of \(samples); \(quick ? "--quick: a tenth of the reads" : "reads per measurement: 25,000 to 2,000,000 by mechanism").")
+let volume = quick ? "--quick: a tenth of the reads" : "reads per measurement: 25,000 to 2,000,000 by mechanism"
+print("\(cores) cores; median of \(samples); \(volume).")
