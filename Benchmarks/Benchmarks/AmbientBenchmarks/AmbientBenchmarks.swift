@@ -52,6 +52,14 @@ let benchmarks: @Sendable () -> Void = {
     both("floor: allocate and free one object") { n in
         for _ in 0..<n { blackHole(SnapshotSized()) }
     }
+    // What a scope's binding pays to hold its snapshot: one atomic increment and decrement.
+    both("floor: retain and release one object") { n in
+        let object = Unmanaged.passUnretained(sharedObject)
+        for _ in 0..<n {
+            blackHole(object.retain())
+            object.release()
+        }
+    }
     both("floor: Atomic<Int> load") { n in
         for _ in 0..<n { blackHole(atomicFloor.load(ordering: .acquiring)) }  // as Ambient's flag check
     }
