@@ -13,9 +13,10 @@ let package = Package(
         .executable(name: "ambient-demo", targets: ["AmbientExample"]),
     ],
     targets: [
-        // Only atomics in C (`Synchronization.Atomic` needs macOS 15; the floor is 13): the
-        // flag word, so the read path's "never injected" check is one acquire load, the
-        // binding's key, and the process-wide snapshot's hazard pointers. Toolchain only.
+        // Only atomics and thread-locals in C (`Synchronization.Atomic` needs macOS 15, the
+        // floor is 13; Swift has no thread-local cheaper than a call): the flag word, so the
+        // read path's "never injected" check is one acquire load, the binding's key, the
+        // process-wide snapshot's hazard pointers, each thread's spare scope storage.
         .target(name: "_AmbientShims"),
         .target(
             name: "Ambient",

@@ -44,7 +44,9 @@ func clockAccessor() -> Clock {
 /// An object the size of a one-`Clock` snapshot (header, one slot, the value): what one
 /// scope's allocation costs on its own.
 /// One long-lived object, for the retain/release floor.
-let sharedObject = SnapshotSized()
+let sharedObject = Immutable()
+
+final class Immutable: Sendable {}
 
 final class SnapshotSized {
     var words: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
