@@ -41,8 +41,9 @@ struct ContextHeader {
     }
 }
 
-/// The immutable, flattened map behind an ``InjectionContext``: ONE heap allocation per
-/// scope, holding the slot table and the new values themselves.
+/// The immutable, flattened map behind an ``InjectionContext``: ONE object per scope,
+/// holding the slot table and the new values themselves (reused from the thread's spare
+/// when the previous scope's is free: ContextStorage+Recycling.swift).
 ///
 /// Layout of the tail: `count` slots (newest first: the values this scope injects, last
 /// argument first, then every value inherited from `parent` whose type is not re-injected),
