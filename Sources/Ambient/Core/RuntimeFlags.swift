@@ -3,7 +3,8 @@ import _AmbientShims
 /// The process-global bits that let ``AmbientValue/current`` skip every lookup in a
 /// process that has never injected anything. Stored in C (`_ambient_flags`, whose header
 /// defines the bits) so the check is a single acquire load with no lazy-global guard and
-/// no platform availability floor.
+/// no platform availability floor. What it buys: the benchmark row "read: never injected
+/// (fast path)" against "read: injected elsewhere, unbound here".
 @usableFromInline
 enum RuntimeFlags {
     /// Set the first time anything is bound to a task or thread; never cleared (a binding
