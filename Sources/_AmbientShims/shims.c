@@ -88,7 +88,8 @@ static void ambient_spare_thread_exit(void *unused) {
     (void)unused;
     void *spare = _ambient_spare;
     _ambient_spare = 0;
-    if (spare && ambient_spare_release) ambient_spare_release(spare);
+    void (*release)(void *) = __atomic_load_n(&ambient_spare_release, __ATOMIC_ACQUIRE);
+    if (spare && release) release(spare);
 }
 
 static void ambient_spare_make_key(void) { pthread_key_create(&ambient_spare_key, ambient_spare_thread_exit); }
