@@ -25,7 +25,9 @@ import Testing
 ///
 /// Suite and test traits compose: the suite's values are injected first, the test's on top,
 /// so the test's values win for the types both inject. Parallel tests stay isolated: each
-/// runs in its own task with its own values.
+/// runs in its own task with its own values, and `.injecting(…)`
+/// evaluates its arguments anew for every test, so fakes that store or record are never
+/// shared between tests.
 public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
     /// Builds the test's context on top of the current one; called once per test case.
     let inject: @Sendable (InjectionContext, Test) -> InjectionContext
@@ -54,28 +56,94 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == InjectionTrait {
-    /// Injects `values` around the test (or each test of the suite).
+    /// Injects `value` around the test (or each test of the suite), evaluating the argument
+    /// anew for every test and every case of a parameterised test, as swift-dependencies'
+    /// `.dependency` trait does: `Defaults.inMemory()`, `Logger.capturing()` or a
+    /// `TestClock()` written here gives each test its own, so no test sees what another
+    /// stored, logged or scheduled.
+    ///
+    /// ```swift
+    /// @Suite(.injecting(Defaults.inMemory()))     // a new store for each test
+    /// struct ReminderTests {
+    ///     @Test(.injecting(Clock.fixed(noon)))
+    ///     func dueAtNoon() { … }
+    /// }
+    /// ```
+    ///
+    /// One to six values; for more, or for values built from one another, use
+    /// ``injecting(fresh:)``.
+    public static func injecting<A: AmbientValue>(_ value: @autoclosure @escaping @Sendable () -> A) -> Self {
+        InjectionTrait { context, _ in context.injecting(value()) }
+    }
+
+    /// Injects `a` and `b`, each evaluated anew for every test (see the one-value form);
+    /// where they share a type, `b` wins.
     ///
     /// ```swift
     /// @Test(.injecting(Clock.fixed(noon), Defaults.inMemory(["k": "v"])))
     /// func readsTheFakes() { … }
     /// ```
-    ///
-    /// A trait is built once, where it is declared, so these exact values are shared by
-    /// every test of a suite and every case of a parameterised test. That is right for
-    /// plain values (`Clock.fixed`); for fakes that record or store (`Defaults.inMemory`,
-    /// `Logger.capturing`, a `TestClock`) give each test its own with
-    /// ``injecting(fresh:)``.
-    public static func injecting<each V: AmbientValue>(_ values: repeat each V) -> Self {
-        InjectionTrait { context, _ in context.injecting(repeat each values) }
+    public static func injecting<A: AmbientValue, B: AmbientValue>(
+        _ a: @autoclosure @escaping @Sendable () -> A,
+        _ b: @autoclosure @escaping @Sendable () -> B
+    ) -> Self {
+        InjectionTrait { context, _ in context.injecting(a(), b()) }
+    }
+
+    /// Injects three values, each evaluated anew for every test; later arguments win a shared type.
+    public static func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
+        _ a: @autoclosure @escaping @Sendable () -> A,
+        _ b: @autoclosure @escaping @Sendable () -> B,
+        _ c: @autoclosure @escaping @Sendable () -> C
+    ) -> Self {
+        InjectionTrait { context, _ in context.injecting(a(), b(), c()) }
+    }
+
+    /// Injects four values, each evaluated anew for every test; later arguments win a shared type.
+    public static func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue, D: AmbientValue>(
+        _ a: @autoclosure @escaping @Sendable () -> A,
+        _ b: @autoclosure @escaping @Sendable () -> B,
+        _ c: @autoclosure @escaping @Sendable () -> C,
+        _ d: @autoclosure @escaping @Sendable () -> D
+    ) -> Self {
+        InjectionTrait { context, _ in context.injecting(a(), b(), c(), d()) }
+    }
+
+    /// Injects five values, each evaluated anew for every test; later arguments win a shared type.
+    public static func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue, D: AmbientValue, E: AmbientValue>(
+        _ a: @autoclosure @escaping @Sendable () -> A,
+        _ b: @autoclosure @escaping @Sendable () -> B,
+        _ c: @autoclosure @escaping @Sendable () -> C,
+        _ d: @autoclosure @escaping @Sendable () -> D,
+        _ e: @autoclosure @escaping @Sendable () -> E
+    ) -> Self {
+        InjectionTrait { context, _ in context.injecting(a(), b(), c(), d(), e()) }
+    }
+
+    /// Injects six values, each evaluated anew for every test; later arguments win a shared type.
+    public static func injecting<
+        A: AmbientValue, B: AmbientValue, C: AmbientValue, D: AmbientValue, E: AmbientValue, F: AmbientValue
+    >(
+        _ a: @autoclosure @escaping @Sendable () -> A,
+        _ b: @autoclosure @escaping @Sendable () -> B,
+        _ c: @autoclosure @escaping @Sendable () -> C,
+        _ d: @autoclosure @escaping @Sendable () -> D,
+        _ e: @autoclosure @escaping @Sendable () -> E,
+        _ f: @autoclosure @escaping @Sendable () -> F
+    ) -> Self {
+        InjectionTrait { context, _ in context.injecting(a(), b(), c(), d(), e(), f()) }
     }
 
     /// Injects the values `make` returns, calling it anew for every test (and every case
-    /// of a parameterised test), so each gets fresh fakes.
+    /// of a parameterised test): for more than six values, or for values built from one
+    /// another, which the argument forms of `injecting` cannot express.
     ///
     /// ```swift
-    /// @Suite(.injecting(fresh: { (Defaults.inMemory(), Logger.capturing()) }))
-    /// struct ReminderTests { … }   // no test sees another's stored ids or log entries
+    /// @Suite(.injecting(fresh: {
+    ///     let clock = TestClock()
+    ///     return (clock.clock, Defaults.inMemory(["installed": .date(clock.now)]))
+    /// }))
+    /// struct TrialTests { … }
     /// ```
     public static func injecting<each V: AmbientValue>(
         fresh make: @escaping @Sendable () -> (repeat each V)

@@ -62,3 +62,28 @@ struct NoTraitTests {
         #expect(Mode.current == .live)
     }
 }
+
+/// `.injecting(Defaults.inMemory())` on a suite gives every test its own store: two tests
+/// that each write a key never see each other's (serialized, so the second would see the
+/// first's write if the store were shared), and each case of a parameterised test starts empty.
+@Suite(.serialized, .injecting(Defaults.inMemory(), Logger.capturing()))
+struct FreshPerTestTests {
+    @Test func theFirstTestWritesItsKey() {
+        #expect(Defaults.current.string(forKey: "second") == nil)
+        Defaults.current.set("written", forKey: "first")
+        Logger.current.info("first")
+        #expect(Logger.current.captured.map(\.message) == ["first"])
+    }
+
+    @Test func theSecondTestWritesItsKey() {
+        #expect(Defaults.current.string(forKey: "first") == nil)
+        Defaults.current.set("written", forKey: "second")
+        Logger.current.info("second")
+        #expect(Logger.current.captured.map(\.message) == ["second"])
+    }
+
+    @Test(arguments: 0..<3) func everyCaseStartsEmpty(_ index: Int) {
+        #expect(Defaults.current.dictionaryRepresentation().isEmpty)
+        Defaults.current.set(index, forKey: "case")
+    }
+}

@@ -65,7 +65,7 @@ struct GettingStartedArticleTests {
 }
 
 // doc: traits
-@Suite(.injecting(fresh: { Defaults.inMemory() }), .strict(allowing: [Logger.self]))
+@Suite(.injecting(Defaults.inMemory()), .strict(allowing: [Logger.self]))
 struct TrialTests {
     @Test(.injecting(Clock.fixed(Date(timeIntervalSince1970: 0))))
     func aNewUserHasThirtyDays() {

@@ -117,7 +117,7 @@ struct WidgetTests {
     func redAtNoon() { #expect(makeWidget() == "RedWidget") }
 }
 
-@Suite(.injecting(fresh: { (Defaults.inMemory(), Logger.capturing()) }))
+@Suite(.injecting(Defaults.inMemory(), Logger.capturing()))
 struct ReminderIdTests {
     @Test func idsStartAtOne() { #expect(nextReminderId() == 1) }
     @Test func soDoTheyHere() { #expect(nextReminderId() == 1) }  // a fresh store per test
