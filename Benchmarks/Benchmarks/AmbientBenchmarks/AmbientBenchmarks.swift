@@ -153,6 +153,19 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+    // `@Captured` (Captured.swift): an object made in a scope, read in a scope that injects
+    // the type (the surrounding scope wins), and read where nothing is bound (a callback
+    // on a queue: the creating scope answers).
+    both("read: @Captured, in a scope") { n in
+        withInjected(injectedClock) {
+            let object = ClockUser()
+            for _ in 0..<n { blackHole(object.clock) }
+        }
+    }
+    both("read: @Captured, outside any scope") { n in
+        let object = withInjected(injectedClock) { ClockUser() }
+        for _ in 0..<n { blackHole(object.clock) }
+    }
     both("read: captured context's run") { n in
         let context = InjectionContext().injecting(injectedClock)
         context.run {

@@ -137,3 +137,9 @@ struct ThreadPool: Sendable {
         group.wait()
     }
 }
+
+/// A class reading its clock through `@Captured`.
+final class ClockUser: @unchecked Sendable {
+    // @unchecked: the wrapper is written only by `init`.
+    @Captured var clock: Clock
+}

@@ -267,3 +267,33 @@ struct CarryingArticleTests {
     }
     // doc-end
 }
+
+// doc: captured
+final class SyncManager {
+    @Captured var clock: Clock
+    @Captured var log: Logger
+
+    func syncLater(completion: @escaping @Sendable (Date) -> Void) {
+        DispatchQueue.global().async { [self] in
+            log.info("syncing")  // the logger of the scope that made the manager
+            completion(clock.now)  // and its clock, on a queue no scope reaches
+        }
+    }
+}
+// doc-end
+
+extension SyncManager: @unchecked Sendable {}  // the wrappers are written only by init
+
+@Suite("Carrying: objects that outlive their scope")
+struct CapturedArticleTests {
+    @Test func theManagersCallbackSeesTheCreatingScope() async {
+        let fixed = Date(timeIntervalSince1970: 42)
+        let log = Logger.capturing()
+        let manager = withInjected(Clock.fixed(fixed), log) { SyncManager() }
+        let seen = await withCheckedContinuation { continuation in
+            manager.syncLater { continuation.resume(returning: $0) }
+        }
+        #expect(seen == fixed)
+        #expect(log.captured.map(\.message) == ["syncing"])
+    }
+}
