@@ -52,9 +52,9 @@ struct CapturedTests {
         #expect(scheduler.tag == Tag("created"))
     }
 
-    @Test func anObjectMadeOutsideAnyScopeReadsTheScopeItIsUsedIn() async {
+    @Test func anObjectMadeOutsideAnyScopeReadsTheScopeItIsUsedIn() {
         let singleton = Scheduler()  // made at launch, before any test scope
-        await withInjected(Tag("test")) {
+        withInjected(Tag("test")) {
             #expect(singleton.tag == Tag("test"))
         }
         #expect(singleton.tag == Tag.defaultValue)
