@@ -68,6 +68,7 @@ extension ContextStorage {
             storage = nil
             return
         }
+        _ambient_acquire_fence()  // the last holder may have dropped it on another thread
         empty(unique)
         StorageCache.give(unique)
     }

@@ -63,6 +63,13 @@ extern _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL;
 /// exits (once per thread; `_ambient_spare_put` calls it).
 void _ambient_spare_track_thread(void (*_Nonnull release)(void *_Nonnull));
 
+/// An acquire fence: after a uniqueness check finds a storage no one else holds, orders the
+/// writes that reuse it after every read made by the threads that dropped it (their
+/// releases are release operations; the check's load is not an acquire).
+static inline __attribute__((always_inline)) void _ambient_acquire_fence(void) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
 static inline __attribute__((always_inline)) void *_Nullable _ambient_spare_take(void) {
     void *spare = _ambient_spare;
     _ambient_spare = 0;
