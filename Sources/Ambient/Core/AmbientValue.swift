@@ -79,16 +79,25 @@ extension AmbientValue {
     /// allocates.
     @inlinable
     public static var current: Self {
+        _current(capturedIn: nil)
+    }
+
+    /// ``current``, with a captured context consulted after the binding here and before
+    /// the cold half (what ``Captured`` reads; `nil` for a plain read). The hit path copies
+    /// the value straight from the bound storage into the result: no `Optional` in between.
+    @inlinable
+    static func _current(capturedIn captured: ContextStorage?) -> Self {
         let flags = _ambient_flags_load()
         if flags == 0 { return defaultValue }
-        // The hit path copies the value straight from the bound storage into the result:
-        // no `Optional` in between (see `_notBoundHere` for everything else).
         var bound: Unmanaged<ContextStorage>?
         if flags & RuntimeFlags.bound != 0 {
             bound = Binding.boundStorage()
             if let bound, let address = bound._withUnsafeGuaranteedRef({ $0.address(of: Self.self) }) {
                 return address.assumingMemoryBound(to: Self.self).pointee
             }
+        }
+        if let captured, let address = captured.address(of: Self.self) {
+            return address.assumingMemoryBound(to: Self.self).pointee
         }
         return _notBoundHere(flags: flags, bound: bound)
     }

@@ -1,5 +1,3 @@
-import _AmbientShims
-
 /// An ambient value as an object sees it: the value of the scope that *created* the object,
 /// kept for callbacks that run later, on other threads and queues, where no scope reaches.
 ///
@@ -61,17 +59,7 @@ public struct Captured<Value: AmbientValue>: Sendable {
     /// scope's, else ``AmbientValue/current``. Never allocates.
     @inlinable
     public var wrappedValue: Value {
-        let flags = _ambient_flags_load()
-        if flags == 0 { return Value.defaultValue }
-        if flags & RuntimeFlags.bound != 0, let bound = Binding.boundStorage(),
-            let address = bound._withUnsafeGuaranteedRef({ $0.address(of: Value.self) })
-        {
-            return address.assumingMemoryBound(to: Value.self).pointee
-        }
-        if let storage = context.storage, let address = storage.address(of: Value.self) {
-            return address.assumingMemoryBound(to: Value.self).pointee
-        }
-        return Value.current
+        Value._current(capturedIn: context.storage)
     }
 
     /// The captured context, to run more code in it: `$clock.run { … }`.

@@ -78,11 +78,7 @@ extension ContextStorage {
     /// spelled-out forms below know them.)
     @usableFromInline
     func empty() {
-        withUnsafeMutablePointers { header, slots in
-            for index in 0..<header.pointee.ownedCount {
-                Self.destroyValue(slots[index].type, at: slots[index].value)
-            }
-        }
+        destroyOwnedValues()
         emptied()
     }
 
@@ -90,7 +86,7 @@ extension ContextStorage {
     @inlinable
     func empty<V: AmbientValue>(_: V.Type) {
         withUnsafeMutablePointerToElements { slots in
-            Self.destroy(V.self, at: slots[0].value)
+            Self.destroyValue(V.self, at: slots[0].value)
         }
         emptied()
     }
@@ -99,8 +95,8 @@ extension ContextStorage {
     @inlinable
     func empty<A: AmbientValue, B: AmbientValue>(_: A.Type, _: B.Type) {
         withUnsafeMutablePointerToElements { slots in
-            Self.destroy(B.self, at: slots[0].value)  // last argument first
-            Self.destroy(A.self, at: slots[1].value)
+            Self.destroyValue(B.self, at: slots[0].value)  // last argument first
+            Self.destroyValue(A.self, at: slots[1].value)
         }
         emptied()
     }
@@ -109,17 +105,11 @@ extension ContextStorage {
     @inlinable
     func empty<A: AmbientValue, B: AmbientValue, C: AmbientValue>(_: A.Type, _: B.Type, _: C.Type) {
         withUnsafeMutablePointerToElements { slots in
-            Self.destroy(C.self, at: slots[0].value)  // last argument first
-            Self.destroy(B.self, at: slots[1].value)
-            Self.destroy(A.self, at: slots[2].value)
+            Self.destroyValue(C.self, at: slots[0].value)  // last argument first
+            Self.destroyValue(B.self, at: slots[1].value)
+            Self.destroyValue(A.self, at: slots[2].value)
         }
         emptied()
-    }
-
-    /// Destroys the `V` at `address` (specialised where `V` is known).
-    @inlinable
-    static func destroy<V>(_: V.Type, at address: UnsafeRawPointer) {
-        UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
     }
 
     /// The header of an empty storage: no slots, no parent (released here).

@@ -256,11 +256,18 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     }
 
     deinit {
+        destroyOwnedValues()
+    }
+
+    /// Destroys the values this storage owns, each type opened from its slot (`deinit`, and
+    /// `empty()` when the storage is kept for reuse). The slots themselves are trivial (a
+    /// metatype and a pointer): nothing to destroy.
+    @usableFromInline
+    func destroyOwnedValues() {
         withUnsafeMutablePointers { header, slots in
             for index in 0..<header.pointee.ownedCount {
                 Self.destroyValue(slots[index].type, at: slots[index].value)
             }
-            // The slots themselves are trivial (a metatype and a pointer): nothing to destroy.
         }
     }
 }
@@ -308,8 +315,9 @@ extension ContextStorage {
         return false
     }
 
-    /// Destroys the `V` at `address` (the storage's deinit, with `V` opened from a slot).
-    @usableFromInline
+    /// Destroys the `V` at `address`: specialised where `V` is known (the spelled-out
+    /// `empty` forms), opened from a slot otherwise.
+    @inlinable
     static func destroyValue<V: AmbientValue>(_: V.Type, at address: UnsafeRawPointer) {
         UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
     }
