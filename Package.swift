@@ -1,4 +1,5 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+// 6.1: package traits, and Swift Testing's `TestScoping` (AmbientTesting's traits).
 import PackageDescription
 
 let package = Package(
@@ -12,6 +13,26 @@ let package = Package(
         .library(name: "AmbientTesting", targets: ["AmbientTesting"]),
         .executable(name: "ambient-demo", targets: ["AmbientExample"]),
     ],
+    // The bridges. Both off by default, and a dependency is fetched only when its trait is
+    // on: a default build of a fresh clone fetches nothing. Turn one on where you depend on
+    // Ambient: `.package(url: …, from: …, traits: ["SwiftLog"])`.
+    traits: [
+        .trait(
+            name: "SwiftLog",
+            description: "Bridges Ambient's Logger and swift-log both ways: SwiftLogSink and AmbientLogHandler."
+        ),
+        .trait(
+            name: "ServiceContext",
+            description:
+                "Carries an InjectionContext in a ServiceContext, and carried values through an Instrument's headers."
+        ),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+    ],
     targets: [
         // Only atomics and thread-locals in C (`Synchronization.Atomic` needs macOS 15, the
         // floor is 13; Swift has no thread-local cheaper than a call): the flag word, so the
@@ -20,7 +41,16 @@ let package = Package(
         .target(name: "_AmbientShims"),
         .target(
             name: "Ambient",
-            dependencies: ["_AmbientShims"]
+            dependencies: [
+                "_AmbientShims",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+                .product(
+                    name: "ServiceContextModule", package: "swift-service-context",
+                    condition: .when(traits: ["ServiceContext"])),
+                .product(
+                    name: "Instrumentation", package: "swift-distributed-tracing",
+                    condition: .when(traits: ["ServiceContext"])),
+            ]
         ),
         // Swift Testing traits and XCTest helpers (both ship with the toolchain).
         .target(
@@ -42,6 +72,37 @@ let package = Package(
         .testTarget(
             name: "AmbientExampleTests",
             dependencies: ["AmbientExample", "Ambient", "AmbientTesting"]
+        ),
+        // The bridges' tests: empty unless their traits are on
+        // (`swift test --traits SwiftLog,ServiceContext`).
+        .testTarget(
+            name: "AmbientBridgeTests",
+            dependencies: [
+                "Ambient", "AmbientTesting",
+                .target(name: "ContextEcho", condition: .when(traits: ["ServiceContext"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+                .product(
+                    name: "ServiceContextModule", package: "swift-service-context",
+                    condition: .when(traits: ["ServiceContext"])),
+                .product(
+                    name: "Instrumentation", package: "swift-distributed-tracing",
+                    condition: .when(traits: ["ServiceContext"])),
+            ]
+        ),
+        // The cross-process test's child: reads a carrier on standard input, extracts it
+        // with the ServiceContext bridge and prints what the values are there.
+        .executableTarget(
+            name: "ContextEcho",
+            dependencies: [
+                "Ambient",
+                .product(
+                    name: "ServiceContextModule", package: "swift-service-context",
+                    condition: .when(traits: ["ServiceContext"])),
+                .product(
+                    name: "Instrumentation", package: "swift-distributed-tracing",
+                    condition: .when(traits: ["ServiceContext"])),
+            ],
+            path: "Tests/ContextEcho"
         ),
         // Every ```swift block of README.md and of the DocC articles, compiled (and run)
         // in context under Snippets/; a test checks the documents and the snippets agree.

@@ -259,5 +259,5 @@ public struct Logger: AmbientValue, CustomStringConvertible {
     }
 
     /// Set by ``discarding``: drop even critical entries without building them.
-    private var discards = false
+    private(set) var discards = false
 }

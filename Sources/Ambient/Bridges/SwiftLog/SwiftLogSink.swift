@@ -1,0 +1,72 @@
+#if SwiftLog
+import Logging
+
+/// A ``LogSink`` that writes Ambient's entries to a swift-log `Logger`: level, message,
+/// metadata (as `.string` values), file, function and line kept. ``Logger/init(swiftLog:)``
+/// and ``Logger/bridging(to:)`` make loggers that use it.
+///
+/// ```swift
+/// let sink = SwiftLogSink(Logging.Logger(label: "app"))
+/// let bridged = Logger(sink: sink, level: .debug)
+/// ```
+///
+/// An entry that swift-log hands back to Ambient (its logger's handler is an
+/// ``AmbientLogHandler``) does not go round again: that handler writes it to
+/// ``Logger/live`` if no Ambient logger has had it yet, and drops it otherwise.
+public struct SwiftLogSink: LogSink, CustomStringConvertible {
+    /// The swift-log logger entries go to.
+    public let logger: Logging.Logger
+
+    /// Where ``Logger/bridging(to:)`` keeps the logger a scope had injected: entries at or
+    /// above `level` go to `sink` too.
+    struct Alongside: Sendable {
+        let sink: any LogSink
+        let level: Logger.Level
+    }
+
+    let alongside: Alongside?
+
+    /// A sink writing to `logger`.
+    public init(_ logger: Logging.Logger) {
+        self.init(logger, alongside: nil)
+    }
+
+    init(_ logger: Logging.Logger, alongside: Alongside?) {
+        self.logger = logger
+        self.alongside = alongside
+    }
+
+    /// Writes `entry` to ``logger`` (which drops it below its own level), and to the
+    /// logger kept alongside, if any, at its level.
+    public func write(_ entry: Logger.Entry) {
+        var delivered = false
+        if let alongside, entry.level >= alongside.level {
+            alongside.sink.write(entry)
+            delivered = true
+        }
+        let level = entry.level.swiftLogLevel
+        guard level >= logger.logLevel else { return }
+        SwiftLogSink.$inFlight.withValue(delivered ? .delivered : .undelivered) {
+            logger.log(
+                level: level, "\(entry.message)", metadata: entry.metadata.swiftLogMetadata,
+                source: nil, file: entry.fileID, function: entry.function, line: entry.line)
+        }
+    }
+
+    /// `swiftLog("app")`, with what it writes alongside.
+    public var description: String {
+        "swiftLog(\"\(logger.label)\"\(alongside.map { ", alongside: \($0.sink)" } ?? ""))"
+    }
+
+    /// Set while an entry is on its way from Ambient to swift-log, so an
+    /// ``AmbientLogHandler`` it reaches does not send it round again.
+    enum Delivery: Sendable {
+        /// An Ambient sink besides swift-log has it.
+        case delivered
+        /// Only swift-log has it.
+        case undelivered
+    }
+
+    @TaskLocal static var inFlight: Delivery?
+}
+#endif
