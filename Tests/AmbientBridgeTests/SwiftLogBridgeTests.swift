@@ -104,7 +104,10 @@ struct AmbientLogHandlerTests {
         }
         #expect(
             log.captured.first?.metadata
-                == ["scope": "s", "handler": "h", "provided": "p", "shared": "provider", "own": "o", "error": "disk full"])
+                == [
+                    "scope": "s", "handler": "h", "provided": "p", "shared": "provider", "own": "o",
+                    "error": "disk full",
+                ])
         #expect(log.captured.last?.metadata["shared"] == "entry")
     }
 

@@ -1,0 +1,49 @@
+/// An ambient value that can travel as a string: in a request's headers to a server the
+/// test calls, or to a child process. List the types that travel in a ``CarriedValues``.
+///
+/// ```swift
+/// struct FeatureFlags: CarriableValue {
+///     var newCheckout: Bool
+///     static var defaultValue: FeatureFlags { FeatureFlags(newCheckout: false) }
+///
+///     static var carrierKey: String { "feature-flags" }
+///     var carrierEncoding: String? { newCheckout ? "new-checkout" : "" }
+///     init(newCheckout: Bool) { self.newCheckout = newCheckout }
+///     init(carrierEncoding: String) throws {
+///         guard ["new-checkout", ""].contains(carrierEncoding) else {
+///             throw FlagsError.unknown(carrierEncoding)
+///         }
+///         newCheckout = carrierEncoding == "new-checkout"
+///     }
+/// }
+/// ```
+///
+/// Only injected values travel: a type nothing injected keeps its default on the other
+/// side. The encoding may be any string: ``CarriedValues`` escapes it for a header.
+public protocol CarriableValue: AmbientValue {
+    /// The name this type travels under, unique among the types of one ``CarriedValues``:
+    /// letters, digits and `-` only (`"clock"` becomes the header `ambient-clock`).
+    static var carrierKey: String { get }
+
+    /// This value as a string, or `nil` to leave it behind (``Clock/live`` does: the other
+    /// side has a live clock of its own).
+    var carrierEncoding: String? { get }
+
+    /// The value `carrierEncoding` describes. Throw, with a message that says what was
+    /// expected, on anything else: ``CarriedValues`` reports it as a
+    /// ``CarriedValueDecodingError`` naming the type and the text.
+    init(carrierEncoding: String) throws
+}
+
+extension CarriableValue {
+    /// `context` with the value `encoded` describes injected on top (`Self` opened from an
+    /// `any CarriableValue.Type`).
+    static func injecting(decoding encoded: String, into context: InjectionContext) throws -> InjectionContext {
+        context.injecting(try Self(carrierEncoding: encoded))
+    }
+
+    /// The encoding of the value `context` injects for this type, if any.
+    static func encoding(in context: InjectionContext) -> String? {
+        context[Self.self]?.carrierEncoding
+    }
+}

@@ -1,0 +1,151 @@
+#if ServiceContext
+import Ambient
+import ContextEcho
+import Foundation
+import Instrumentation
+import ServiceContextModule
+import Testing
+
+struct DictionaryInjector: Injector {
+    func inject(_ value: String, forKey key: String, into carrier: inout [String: String]) {
+        carrier[key] = value
+    }
+}
+
+struct DictionaryExtractor: Extractor {
+    func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] }
+}
+
+struct RequestTag: AmbientValue, Equatable {
+    var id: Int
+    static var defaultValue: RequestTag { RequestTag(id: -1) }
+}
+
+@Suite("ServiceContext carries an InjectionContext")
+struct ServiceContextBridgeTests {
+    let noon = Date(timeIntervalSinceReferenceDate: 43_200)
+    let instrument = AmbientInstrument(carrying: EchoFlags.carried)
+
+    @Test func aServiceContextCarriesAnInjectionContext() {
+        var serviceContext = ServiceContext.topLevel
+        #expect(serviceContext.injectionContext == nil)
+        serviceContext.injectionContext = InjectionContext().injecting(RequestTag(id: 7))
+        #expect(serviceContext.injectionContext?[RequestTag.self] == RequestTag(id: 7))
+    }
+
+    @Test func itsValuesGoOnTopOfTheCurrentOnes() {
+        var serviceContext = ServiceContext.topLevel
+        serviceContext.injectionContext = InjectionContext().injecting(RequestTag(id: 7))
+        withInjected(RequestTag(id: 1), EchoFlags(["server"])) {
+            withInjected(carriedBy: serviceContext) {
+                #expect(RequestTag.current == RequestTag(id: 7))
+                #expect(EchoFlags.current == EchoFlags(["server"]))
+            }
+            withInjected(carriedBy: nil) { #expect(RequestTag.current == RequestTag(id: 1)) }
+            withInjected(carriedBy: .topLevel) { #expect(RequestTag.current == RequestTag(id: 1)) }
+        }
+    }
+
+    @Test func theValuesFollowTheServiceContextIntoTasks() async {
+        var serviceContext = ServiceContext.topLevel
+        serviceContext.injectionContext = InjectionContext().injecting(RequestTag(id: 9))
+        let seen = await ServiceContext.withValue(serviceContext) {
+            await Task.detached {
+                // Detached: inherits neither ServiceContext.current nor the values.
+                withInjected(carriedBy: ServiceContext.current) { RequestTag.current.id }
+            }.value
+        }
+        #expect(seen == -1)
+        let handled = await ServiceContext.withValue(serviceContext) {
+            await Task {
+                await withInjected(carriedBy: ServiceContext.current) {
+                    await Task.yield()
+                    return RequestTag.current.id
+                }
+            }.value
+        }
+        #expect(handled == 9)
+    }
+
+    @Test func injectSendsTheServiceContextsValuesElseTheCurrentOnes() {
+        var headers: [String: String] = [:]
+        withInjected(Clock.fixed(noon)) {
+            instrument.inject(.topLevel, into: &headers, using: DictionaryInjector())
+        }
+        #expect(headers == ["ambient-clock": "fixed:43200.0"])
+
+        var serviceContext = ServiceContext.topLevel
+        serviceContext.injectionContext = InjectionContext().injecting(EchoFlags(["b", "a"]))
+        headers = [:]
+        withInjected(Clock.fixed(noon)) {
+            instrument.inject(serviceContext, into: &headers, using: DictionaryInjector())
+        }
+        #expect(headers == ["ambient-echo-flags": "a,b"])
+    }
+
+    @Test func extractPutsTheValuesInTheServiceContextOnTopOfWhatItCarries() {
+        var serviceContext = ServiceContext.topLevel
+        serviceContext.injectionContext = InjectionContext().injecting(RequestTag(id: 3), EchoFlags(["old"]))
+        instrument.extract(
+            ["ambient-clock": "fixed:43200.0", "ambient-echo-flags": "new"], into: &serviceContext,
+            using: DictionaryExtractor())
+        withInjected(carriedBy: serviceContext) {
+            #expect(Clock.current.now == noon)
+            #expect(EchoFlags.current == EchoFlags(["new"]))
+            #expect(RequestTag.current == RequestTag(id: 3))
+        }
+        var untouched = ServiceContext.topLevel
+        instrument.extract([:], into: &untouched, using: DictionaryExtractor())
+        #expect(untouched.injectionContext == nil)
+    }
+
+    @Test func aBadHeaderIsSkippedAndReportedOnTheLogger() {
+        let log = Logger.capturing()
+        var serviceContext = ServiceContext.topLevel
+        withInjected(log) {
+            instrument.extract(
+                ["ambient-clock": "yesterday", "ambient-echo-flags": "ok"], into: &serviceContext,
+                using: DictionaryExtractor())
+        }
+        #expect(serviceContext.injectionContext?[Clock.self] == nil)
+        #expect(serviceContext.injectionContext?[EchoFlags.self] == EchoFlags(["ok"]))
+        #expect(log.captured.map(\.level) == [.warning])
+        #expect(log.captured.first?.metadata["key"] == "ambient-clock")
+        #expect(log.captured.first?.metadata["type"] == "Clock")
+
+        #expect(throws: CarriedValueDecodingError.self) {
+            try EchoFlags.carried.decode(["ambient-clock": "yesterday"], using: DictionaryExtractor())
+        }
+    }
+
+    @Test func twoHundredConcurrentRequestsEachSeeOnlyTheirOwnValues() async {
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for id in 0..<200 {
+                group.addTask {
+                    // The client side: the test's values for this request…
+                    let headers = withInjected(
+                        EchoFlags(["request-\(id)".filter(\.isLetter)]),
+                        Clock.fixed(
+                            Date(timeIntervalSinceReferenceDate: Double(id)))
+                    ) {
+                        var headers: [String: String] = [:]
+                        instrument.inject(.topLevel, into: &headers, using: DictionaryInjector())
+                        return headers
+                    }
+                    // …and the server side, in a task of its own.
+                    return await Task.detached {
+                        var serviceContext = ServiceContext.topLevel
+                        instrument.extract(headers, into: &serviceContext, using: DictionaryExtractor())
+                        return await withInjected(carriedBy: serviceContext) {
+                            await Task.yield()
+                            return Clock.current.now == Date(timeIntervalSinceReferenceDate: Double(id)) ? 0 : 1
+                        }
+                    }.value
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+}
+#endif
