@@ -1,0 +1,7 @@
+import Ambient
+
+extension CarriedValues {
+    /// What a caller (a test) may fix for the token service through headers: the clock and
+    /// the tenant's flags. Give it to an `AmbientInstrument` on both sides.
+    public static let tokenService = CarriedValues(Clock.self, TenantFlags.self)
+}

@@ -1,0 +1,87 @@
+import Ambient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+import TokenService
+
+/// Which setup makes a test's injected values reach the handler: the table in the DocC
+/// article "Ambient in a Server", one test per cell.
+@Suite("What reaches the handler, in each HummingbirdTesting mode")
+struct InheritanceTests {
+    init() { instrumented }
+
+    // MARK: .router: the handler runs in the test's own task
+
+    @Test func router_aScopeAroundAppTestReachesTheHandler() async throws {
+        let seen = try await withInjected(Clock.fixed(noon)) {
+            try await buildApplication(port: 0).test(.router) { try await $0.seen() }
+        }
+        #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
+    }
+
+    @Test func router_aScopeAroundExecuteReachesTheHandler() async throws {
+        let seen = try await buildApplication(port: 0).test(.router) { client in
+            try await withInjected(Clock.fixed(noon)) { try await client.seen() }
+        }
+        #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
+    }
+
+    // MARK: .live: the handler runs in the server's tasks
+
+    @Test func live_aScopeAroundAppTestReachesTheHandler() async throws {
+        let seen = try await withInjected(Clock.fixed(noon)) {
+            try await buildApplication(port: 0).test(.live) { try await $0.seen() }
+        }
+        #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
+    }
+
+    @Test func live_aScopeAroundExecuteDoesNotReachTheHandler() async throws {
+        let seen = try await buildApplication(port: 0).test(.live) { client in
+            try await withInjected(Clock.fixed(noon)) { try await client.seen() }
+        }
+        #expect(seen.clockIsLive, "the server's task never saw the test's scope: \(seen)")
+    }
+
+    @Test func live_valuesSentInHeadersReachTheHandler() async throws {
+        let seen = try await buildApplication(port: 0).test(.live) { client in
+            try await withInjected(Clock.fixed(noon), TenantFlags(longLivedTokens: true)) {
+                try await client.seen(headers: HTTPFields().carryingAmbientValues())
+            }
+        }
+        #expect(seen == Seen(clock: noon.timeIntervalSinceReferenceDate, flags: "long-lived", request: seen.request))
+    }
+
+    // MARK: A shared server: started outside the test's scope
+
+    @Test func shared_theCapturedContextReachesTheHandler() async throws {
+        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let seen = try await app.test(.live) { try await $0.seen() }
+        #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
+    }
+
+    @Test func shared_withoutCapturingTheScopeTheAppWasBuiltInIsLost() async throws {
+        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0) }
+        let seen = try await app.test(.live) { try await $0.seen() }
+        #expect(seen.clockIsLive)
+    }
+
+    @Test func shared_headersBeatTheCapturedContext() async throws {
+        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let seen = try await app.test(.live) { client in
+            try await withInjected(Clock.fixed(Date(timeIntervalSinceReferenceDate: 1))) {
+                try await client.seen(headers: HTTPFields().carryingAmbientValues())
+            }
+        }
+        #expect(seen.clock == 1)
+    }
+
+    @Test func router_theTestsOwnScopeBeatsTheCapturedContext() async throws {
+        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let seen = try await app.test(.router) { client in
+            try await withInjected(Clock.fixed(Date(timeIntervalSinceReferenceDate: 1))) { try await client.seen() }
+        }
+        #expect(seen.clock == 1)
+    }
+}

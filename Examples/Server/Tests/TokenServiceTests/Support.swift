@@ -1,0 +1,75 @@
+import Ambient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Instrumentation
+import ServiceContextModule
+import TokenService
+
+let noon = Date(timeIntervalSinceReferenceDate: 43_200)
+
+/// Both sides of these tests carry `CarriedValues.tokenService` in headers, as the
+/// `TokenServer` executable does. `InstrumentationSystem.bootstrap` may run once per
+/// process: every test reads this first.
+let instrumented: Void = InstrumentationSystem.bootstrap(AmbientInstrument(carrying: .tokenService))
+
+/// What `GET /ambient` reports the handler sees.
+struct Seen: Equatable, CustomStringConvertible {
+    var clock: Double
+    var flags: String
+    var request: String
+
+    init(clock: Double, flags: String, request: String) {
+        self.clock = clock
+        self.flags = flags
+        self.request = request
+    }
+
+    init(_ body: String) {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: " ") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            fields[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        self.init(
+            clock: Double(fields["clock"] ?? "") ?? .nan, flags: fields["flags"] ?? "",
+            request: fields["request"] ?? "")
+    }
+
+    /// Whether `clock` is the real time (within ten minutes).
+    var clockIsLive: Bool {
+        abs(clock - Date().timeIntervalSinceReferenceDate) < 600
+    }
+
+    var description: String { "clock=\(clock) flags=\(flags) request=\(request)" }
+}
+
+extension TestClientProtocol {
+    /// `GET /ambient`: what the handler sees.
+    func seen(headers: HTTPFields = [:]) async throws -> Seen {
+        try await execute(uri: "/ambient", method: .get, headers: headers) { response in
+            Seen(String(buffer: response.body))
+        }
+    }
+}
+
+/// Writes an instrument's fields into HTTP headers.
+struct HTTPFieldsInjector: Injector {
+    func inject(_ value: String, forKey key: String, into fields: inout HTTPFields) {
+        if let name = HTTPField.Name(key) {
+            fields[name] = value
+        }
+    }
+}
+
+extension HTTPFields {
+    /// These headers plus the ambient values current here, as the instrument encodes them:
+    /// what an instrumented HTTP client sends.
+    func carryingAmbientValues() -> HTTPFields {
+        var fields = self
+        InstrumentationSystem.instrument.inject(
+            ServiceContext.current ?? .topLevel, into: &fields, using: HTTPFieldsInjector())
+        return fields
+    }
+}
