@@ -1,17 +1,19 @@
 // swift-tools-version: 6.1
 // Ambient beside the libraries whose names it meets: swift-log's `Logger`, swift-clocks'
-// `TestClock` and swift-dependencies' `UUIDGenerator`. Its own package, so these never reach
-// Ambient's users; `.ci/run` builds and runs it, and the README's "Names that meet other
-// modules" block is compiled here (Tests/DocumentationTests checks the two agree).
+// `TestClock` and swift-dependencies' `UUIDGenerator`; and Ambient's bridges to swift-log
+// and ServiceContext, with both traits on. Its own package, so these never reach Ambient's
+// users; `.ci/run` builds and runs it, and the README's "Names that meet other modules"
+// and "Integrations" blocks are compiled here (Tests/DocumentationTests checks they agree).
 import PackageDescription
 
 let package = Package(
     name: "AmbientInterop",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "Ambient", path: "../.."),
+        .package(name: "Ambient", path: "../..", traits: ["SwiftLog", "ServiceContext"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // Only what `UUIDGenerator` needs: skips CombineSchedulers and OpenCombine.
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation"]),
     ],
@@ -23,6 +25,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         )
     ],

@@ -1,4 +1,5 @@
-// Runs the names example and checks each name resolved to the library it names.
+// Runs the names example and checks each name resolved to the library it names; then the
+// bridges' examples, checking what they log and carry.
 import Ambient
 import Foundation
 
@@ -12,5 +13,15 @@ for (value, prefix) in zip(resolved, expected) where !value.hasPrefix(prefix) {
     print("interop: FAIL \(value) should start with \(prefix)")
     exit(1)
 }
+let logged = testLogging()
+if logged != ["handled", "synced"] {
+    print("interop: FAIL the test's logger captured \(logged)")
+    exit(1)
+}
+let served = serve(headers: requestHeaders())
+if served != "2001-01-01 00:00:00 +0000 new checkout: true" {
+    print("interop: FAIL the server saw \(served)")
+    exit(1)
+}
 let elapsed = measure(on: ContinuousClock()) {}
-print("interop: OK (\(resolved.count) names, measure() took \(elapsed))")
+print("interop: OK (\(resolved.count) names, both bridges, measure() took \(elapsed))")
