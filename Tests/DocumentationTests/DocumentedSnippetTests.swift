@@ -20,15 +20,17 @@ struct DocumentedSnippetTests {
         .filter { $0.hasSuffix(".md") }.sorted().map { "Sources/Ambient/Ambient.docc/\($0)" }
 
     /// Where compiled snippets live: this target's Snippets/, and the example packages'
-    /// sources (code beside other libraries, which this package must not depend on; `.ci/run`
-    /// builds and runs each of them).
+    /// sources and tests (code beside other libraries, which this package must not depend
+    /// on; `.ci/run` builds, runs and tests each of them).
     static let snippetDirectories: [URL] = {
         var directories = [root.appendingPathComponent("Tests/DocumentationTests/Snippets")]
         let examples = root.appendingPathComponent("Examples")
         for example in ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []).sorted() {
-            let sources = examples.appendingPathComponent(example).appendingPathComponent("Sources")
-            for target in ((try? FileManager.default.contentsOfDirectory(atPath: sources.path)) ?? []).sorted() {
-                directories.append(sources.appendingPathComponent(target))
+            for folder in ["Sources", "Tests"] {
+                let targets = examples.appendingPathComponent(example).appendingPathComponent(folder)
+                for target in ((try? FileManager.default.contentsOfDirectory(atPath: targets.path)) ?? []).sorted() {
+                    directories.append(targets.appendingPathComponent(target))
+                }
             }
         }
         return directories
@@ -37,6 +39,7 @@ struct DocumentedSnippetTests {
     @Test("the example packages' sources are found")
     func examplesAreFound() {
         #expect(Self.snippetDirectories.contains { $0.path.hasSuffix("Examples/Interop/Sources/Interop") })
+        #expect(Self.snippetDirectories.contains { $0.path.hasSuffix("Examples/Server/Tests/TokenServiceTests") })
     }
 
     @Test("every swift block is compiled under Snippets/ or an example package", arguments: documents)

@@ -296,4 +296,34 @@ struct CapturedArticleTests {
         #expect(seen == fixed)
         #expect(log.captured.map(\.message) == ["syncing"])
     }
+
+    /// A value that travels as its text (the "Other processes" section).
+    struct Note: CarriableValue {
+        var text: String
+        static var defaultValue: Note { Note(text: "receiver's own") }
+        static var carrierKey: String { "note" }
+        var carrierEncoding: String? { text }
+        init(text: String) { self.text = text }
+        init(carrierEncoding: String) throws { text = carrierEncoding }
+    }
+
+    @Test func valuesTravelAsFieldsToAnotherProcess() throws {
+        let noon = Date(timeIntervalSinceReferenceDate: 43_200)
+        // doc: carrying-other-processes
+        let carried = CarriedValues(Clock.self, Note.self)
+
+        // The test, about to start a child process or call a server:
+        let fields = withInjected(Clock.fixed(noon), Note(text: "from the test")) {
+            carried.encode(.current)  // ["ambient-clock": "fixed:43200.0", "ambient-note": "from%20the%20test"]
+        }
+
+        // The other side: the values it received, on top of its own.
+        let received = try carried.decode(fields)
+        let seen = InjectionContext.current.injecting(contentsOf: received).run {
+            (Clock.current.now, Note.current.text)
+        }
+        // doc-end
+        #expect(fields == ["ambient-clock": "fixed:43200.0", "ambient-note": "from%20the%20test"])
+        #expect(seen == (noon, "from the test"))
+    }
 }

@@ -85,3 +85,27 @@ struct InheritanceTests {
         #expect(seen.clock == 1)
     }
 }
+
+extension InheritanceTests {
+    @Test func router_valuesSentInHeadersReachTheHandler() async throws {
+        let seen = try await buildApplication(port: 0).test(.router) { client in
+            try await client.seen(headers: [HTTPField.Name("ambient-tenant-flags")!: "long-lived"])
+        }
+        #expect(seen.flags == "long-lived")
+    }
+
+    @Test func router_theCapturedContextReachesTheHandler() async throws {
+        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let seen = try await app.test(.router) { try await $0.seen() }
+        #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
+    }
+
+    @Test func live_theCapturedContextReachesTheHandler() async throws {
+        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let seen = try await withInjected(Clock.fixed(Date(timeIntervalSinceReferenceDate: 1))) {
+            // The server's tasks inherit this scope too, and it wins over the captured one.
+            try await app.test(.live) { try await $0.seen() }
+        }
+        #expect(seen.clock == 1)
+    }
+}

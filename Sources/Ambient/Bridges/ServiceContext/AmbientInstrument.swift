@@ -4,7 +4,7 @@ import ServiceContextModule
 
 /// A swift-distributed-tracing `Instrument` that carries ambient values in a request's
 /// headers: `inject` writes the listed types' values, `extract` reads them back into the
-/// service context's ``ServiceContext/injectionContext``.
+/// service context's `ServiceContext.injectionContext`.
 ///
 /// ```swift
 /// // Both sides, at startup (or in a MultiplexInstrument beside a tracer):
@@ -24,7 +24,7 @@ import ServiceContextModule
 /// try await withInjected(carriedBy: context) { try await handle(request) }
 /// ```
 ///
-/// `inject` sends the service context's ``ServiceContext/injectionContext`` if it has one,
+/// `inject` sends the service context's `ServiceContext.injectionContext` if it has one,
 /// else the values current where it is called. `extract` cannot throw: a field that does
 /// not decode is skipped (the receiver keeps its own value for that type) and reported to
 /// ``onInvalid`` — by default as a warning on Ambient's `Logger.current`. For a typed

@@ -5,7 +5,7 @@ extension ServiceContext {
     /// The ``InjectionContext`` this service context carries: set it to send injected
     /// values wherever the service context goes (an `AmbientInstrument` encodes it into a
     /// request's headers; a server's handler enters it with
-    /// ``withInjected(carriedBy:operation:)-(_,()->R)``).
+    /// `withInjected(carriedBy:operation:)`).
     ///
     /// ```swift
     /// var context = ServiceContext.current ?? .topLevel

@@ -1,7 +1,7 @@
 #if SwiftLog
 import Logging
 
-/// A swift-log `LogHandler` that writes into Ambient's ``Logger/current``, read when each
+/// A swift-log `LogHandler` that writes into Ambient's `Logger.current`, read when each
 /// entry is logged: code that logs with swift-log is then scoped and captured like any
 /// ambient value.
 ///
