@@ -2,6 +2,16 @@
 // 6.1: package traits, and Swift Testing's `TestScoping` (AmbientTesting's traits).
 import PackageDescription
 
+/// What each bridge needs, only when its trait is on: the library, the bridges' tests and
+/// the cross-process test's child all use these.
+let bridgeDependencies: [Target.Dependency] = [
+    .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+    .product(
+        name: "ServiceContextModule", package: "swift-service-context", condition: .when(traits: ["ServiceContext"])),
+    .product(
+        name: "Instrumentation", package: "swift-distributed-tracing", condition: .when(traits: ["ServiceContext"])),
+]
+
 let package = Package(
     name: "Ambient",
     platforms: [
@@ -41,16 +51,7 @@ let package = Package(
         .target(name: "_AmbientShims"),
         .target(
             name: "Ambient",
-            dependencies: [
-                "_AmbientShims",
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
-                .product(
-                    name: "ServiceContextModule", package: "swift-service-context",
-                    condition: .when(traits: ["ServiceContext"])),
-                .product(
-                    name: "Instrumentation", package: "swift-distributed-tracing",
-                    condition: .when(traits: ["ServiceContext"])),
-            ]
+            dependencies: ["_AmbientShims"] + bridgeDependencies
         ),
         // Swift Testing traits and XCTest helpers (both ship with the toolchain).
         .target(
@@ -80,28 +81,13 @@ let package = Package(
             dependencies: [
                 "Ambient", "AmbientTesting",
                 .target(name: "ContextEcho", condition: .when(traits: ["ServiceContext"])),
-                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
-                .product(
-                    name: "ServiceContextModule", package: "swift-service-context",
-                    condition: .when(traits: ["ServiceContext"])),
-                .product(
-                    name: "Instrumentation", package: "swift-distributed-tracing",
-                    condition: .when(traits: ["ServiceContext"])),
-            ]
+            ] + bridgeDependencies
         ),
         // The cross-process test's child: reads a carrier on standard input, extracts it
         // with the ServiceContext bridge and prints what the values are there.
         .executableTarget(
             name: "ContextEcho",
-            dependencies: [
-                "Ambient",
-                .product(
-                    name: "ServiceContextModule", package: "swift-service-context",
-                    condition: .when(traits: ["ServiceContext"])),
-                .product(
-                    name: "Instrumentation", package: "swift-distributed-tracing",
-                    condition: .when(traits: ["ServiceContext"])),
-            ],
+            dependencies: ["Ambient"] + bridgeDependencies,
             path: "Tests/ContextEcho"
         ),
         // Every ```swift block of README.md and of the DocC articles, compiled (and run)
