@@ -24,22 +24,17 @@ import Foundation
 /// `Clock.current` — so a test with an injected clock gets deterministic timestamps.
 ///
 /// ## Bridging to swift-log or anything else
-/// Write a ``LogSink``; Ambient itself depends on nothing:
+/// With the package trait `SwiftLog`, `Logger(swiftLog:)` and `Logger.bridging(to:)` send
+/// entries to a swift-log logger, and `AmbientLogHandler` sends swift-log's entries here
+/// (<doc:Integrations>). For anything else, write a ``LogSink``:
 ///
 /// ```swift
-/// import Logging
-///
-/// struct SwiftLogSink: LogSink {
-///     let logger: Logging.Logger
-///     func write(_ entry: Ambient.Logger.Entry) {
-///         logger.log(
-///             level: Logging.Logger.Level(rawValue: "\(entry.level)") ?? .info,
-///             "\(entry.message)",
-///             metadata: entry.metadata.mapValues { .string($0) },
-///             file: entry.fileID, function: entry.function, line: entry.line)
+/// struct StandardOutputSink: LogSink {
+///     func write(_ entry: Logger.Entry) {
+///         print(entry)  // the standard one-line rendering
 ///     }
 /// }
-/// let bridged = Ambient.Logger(sink: SwiftLogSink(logger: Logging.Logger(label: "app")))
+/// let logger = Logger(sink: StandardOutputSink(), level: .debug)
 /// ```
 public struct Logger: AmbientValue, CustomStringConvertible {
     /// The least severe level this logger writes; entries below it are dropped unbuilt.
