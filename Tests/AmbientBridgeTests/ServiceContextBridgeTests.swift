@@ -67,7 +67,7 @@ struct ServiceContextBridgeTests {
         #expect(handled == 9)
     }
 
-    @Test func injectSendsTheServiceContextsValuesElseTheCurrentOnes() {
+    @Test func injectSendsTheCurrentValuesOverThoseTheServiceContextCarries() {
         var headers: [String: String] = [:]
         withInjected(Clock.fixed(noon)) {
             instrument.inject(.topLevel, into: &headers, using: DictionaryInjector())
@@ -75,12 +75,18 @@ struct ServiceContextBridgeTests {
         #expect(headers == ["ambient-clock": "fixed:43200.0"])
 
         var serviceContext = ServiceContext.topLevel
-        serviceContext.injectionContext = InjectionContext().injecting(EchoFlags(["b", "a"]))
+        serviceContext.injectionContext = InjectionContext().injecting(
+            EchoFlags(["b", "a"]), Clock.fixed(Date(timeIntervalSinceReferenceDate: 1)))
         headers = [:]
         withInjected(Clock.fixed(noon)) {
             instrument.inject(serviceContext, into: &headers, using: DictionaryInjector())
         }
-        #expect(headers == ["ambient-echo-flags": "a,b"])
+        #expect(headers == ["ambient-clock": "fixed:43200.0", "ambient-echo-flags": "a,b"])
+
+        // Outside every scope (a detached job handed the service context), it brings its own.
+        headers = [:]
+        instrument.inject(serviceContext, into: &headers, using: DictionaryInjector())
+        #expect(headers == ["ambient-clock": "fixed:1.0", "ambient-echo-flags": "a,b"])
     }
 
     @Test func extractPutsTheValuesInTheServiceContextOnTopOfWhatItCarries() {

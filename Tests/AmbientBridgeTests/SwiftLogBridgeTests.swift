@@ -172,6 +172,33 @@ struct AmbientLogHandlerTests {
     }
 }
 
+@Suite("swift-log bridges under load")
+struct SwiftLogBridgeStressTests {
+    @Test func threadsEachCaptureOnlyTheirOwnBothWays() {
+        // 16 threads (more than the cores), each in its own scope, logging through swift-log
+        // into Ambient and through a round-trip bridge back out: no entry crosses threads,
+        // none is lost, none loops.
+        let swiftLog = Logging.Logger(label: "stress", factory: AmbientLogHandler.init)
+        let logs = (0..<16).map { _ in Ambient.Logger.capturing() }
+        DispatchQueue.concurrentPerform(iterations: logs.count) { index in
+            withInjected(logs[index]) {
+                for entry in 0..<500 {
+                    if entry.isMultiple(of: 10) {
+                        withInjected(Ambient.Logger.bridging(to: swiftLog)) {
+                            Ambient.Logger.current.debug("\(index)")
+                        }
+                    } else {
+                        swiftLog.debug("\(index)")
+                    }
+                }
+            }
+        }
+        for (index, log) in logs.enumerated() {
+            #expect(log.captured.map(\.message) == Array(repeating: "\(index)", count: 500))
+        }
+    }
+}
+
 @Suite("Ambient → swift-log: SwiftLogSink and Logger.bridging(to:)")
 struct SwiftLogSinkTests {
     @Test func entriesReachSwiftLogWithLevelMessageMetadataAndLocation() {

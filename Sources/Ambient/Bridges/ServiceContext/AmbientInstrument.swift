@@ -24,8 +24,9 @@ import ServiceContextModule
 /// try await withInjected(carriedBy: context) { try await handle(request) }
 /// ```
 ///
-/// `inject` sends the service context's `ServiceContext.injectionContext` if it has one,
-/// else the values current where it is called. `extract` cannot throw: a field that does
+/// `inject` sends the values current where it is called, over those the service context
+/// carries (`ServiceContext.injectionContext`): a scope around the call wins, and a
+/// service context handed to code outside every scope still brings its values. `extract` cannot throw: a field that does
 /// not decode is skipped (the receiver keeps its own value for that type) and reported to
 /// ``onInvalid`` — by default as a warning on Ambient's `Logger.current`. For a typed
 /// error instead, decode with ``CarriedValues/decode(_:)``.
@@ -44,12 +45,13 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
         self.onInvalid = onInvalid
     }
 
-    /// Writes the values of `context`'s injection context (or, if it has none, the current
-    /// one) into `carrier`, one field per listed type that is injected.
+    /// Writes into `carrier` one field per listed type that is injected: the values current
+    /// here, over those `context` carries.
     public func inject<Carrier, Inject: Injector>(
         _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
     ) where Inject.Carrier == Carrier {
-        carried.encode(context.injectionContext ?? .current) { key, value in
+        let values = context.injectionContext.map { $0.injecting(contentsOf: .current) } ?? .current
+        carried.encode(values) { key, value in
             injector.inject(value, forKey: key, into: &carrier)
         }
     }
