@@ -7,7 +7,9 @@ let package = Package(
     name: "AmbientBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Ambient", path: ".."),
+        // The SwiftLog trait: the "bridge:" rows measure the swift-log bridges.
+        .package(name: "Ambient", path: "..", traits: ["SwiftLog"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Only the traits the `\.date` dependency needs: skips building Clocks, CombineSchedulers, OpenCombine.
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation"]),
@@ -28,6 +30,7 @@ let package = Package(
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
             ],
             path: "Benchmarks/AmbientBenchmarks",

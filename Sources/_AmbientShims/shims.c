@@ -4,6 +4,7 @@ uint32_t _ambient_flags = 0;
 const void *_ambient_binding_key = 0;
 _Thread_local void *_ambient_spare AMBIENT_TLS_MODEL = 0;
 _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL = 0;
+_Thread_local int _ambient_log_in_flight AMBIENT_TLS_MODEL = 0;
 
 // MARK: - Hazard pointers for the process-wide snapshot
 

@@ -288,6 +288,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    registerBridgeBenchmarks(configuration: kilo)
+
     // MARK: - Scale: N readers at once, each inside its own scope
 
     // The readers read a value without references (`Counter`): package-benchmark's

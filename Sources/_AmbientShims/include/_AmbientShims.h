@@ -59,6 +59,21 @@ static inline __attribute__((always_inline)) void _ambient_binding_key_store(con
 extern _Thread_local void *_Nullable _ambient_spare AMBIENT_TLS_MODEL;
 extern _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL;
 
+/// The swift-log bridge's loop guard (Bridges/SwiftLog/SwiftLogSink.swift): nonzero while
+/// this thread hands an Ambient entry to swift-log (1: an Ambient sink already has it, 2: only
+/// swift-log has it), so an AmbientLogHandler it reaches does not send it round again.
+/// swift-log's `log` is synchronous, so a thread-local is exact, and costs no allocation
+/// where a task-local binding on a thread would.
+extern _Thread_local int _ambient_log_in_flight AMBIENT_TLS_MODEL;
+
+static inline __attribute__((always_inline)) int _ambient_log_in_flight_get(void) { return _ambient_log_in_flight; }
+
+static inline __attribute__((always_inline)) int _ambient_log_in_flight_exchange(int value) {
+    int previous = _ambient_log_in_flight;
+    _ambient_log_in_flight = value;
+    return previous;
+}
+
 /// Arranges for `release` to be called with the calling thread's spare when the thread
 /// exits (once per thread; `_ambient_spare_put` calls it).
 void _ambient_spare_track_thread(void (*_Nonnull release)(void *_Nonnull));

@@ -1,5 +1,6 @@
 #if SwiftLog
 import Logging
+import _AmbientShims
 
 /// A swift-log `LogHandler` that writes into Ambient's `Logger.current`, read when each
 /// entry is logged: code that logs with swift-log is then scoped and captured like any
@@ -63,10 +64,10 @@ public struct AmbientLogHandler: LogHandler, CustomStringConvertible {
     /// is dropped otherwise.
     public func log(event: LogEvent) {
         let target: Logger
-        switch SwiftLogSink.inFlight {
-        case nil: target = Logger.current
-        case .undelivered?: target = Logger.live
-        case .delivered?: return
+        switch _ambient_log_in_flight_get() {
+        case 0: target = Logger.current
+        case SwiftLogSink.undelivered: target = Logger.live
+        default: return  // delivered
         }
         let level = Logger.Level(event.level)
         guard level >= target.level else { return }
@@ -77,6 +78,9 @@ public struct AmbientLogHandler: LogHandler, CustomStringConvertible {
 
     /// The handler's metadata, then its provider's, then the event's, then its error.
     private func entryMetadata(_ event: LogEvent) -> Logger.Metadata {
+        if metadata.isEmpty, metadataProvider == nil, event.error == nil {
+            return event.metadata?.mapValues(\.description) ?? [:]  // the usual case: one copy
+        }
         var merged = Logger.Metadata()
         merged.merge(swiftLog: metadata)
         if let provided = metadataProvider?.get() {

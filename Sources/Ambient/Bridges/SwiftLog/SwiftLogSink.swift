@@ -1,5 +1,6 @@
 #if SwiftLog
 import Logging
+import _AmbientShims
 
 /// A ``LogSink`` that writes Ambient's entries to a swift-log `Logger`: level, message,
 /// metadata (as `.string` values), file, function and line kept. ``Logger/init(swiftLog:)``
@@ -46,11 +47,11 @@ public struct SwiftLogSink: LogSink, CustomStringConvertible {
         }
         let level = entry.level.swiftLogLevel
         guard level >= logger.logLevel else { return }
-        SwiftLogSink.$inFlight.withValue(delivered ? .delivered : .undelivered) {
-            logger.log(
-                level: level, "\(entry.message)", metadata: entry.metadata.swiftLogMetadata,
-                source: nil, file: entry.fileID, function: entry.function, line: entry.line)
-        }
+        let previous = _ambient_log_in_flight_exchange(delivered ? Self.delivered : Self.undelivered)
+        defer { _ = _ambient_log_in_flight_exchange(previous) }
+        logger.log(
+            level: level, "\(entry.message)", metadata: entry.metadata.swiftLogMetadata,
+            source: nil, file: entry.fileID, function: entry.function, line: entry.line)
     }
 
     /// `swiftLog("app")`, with what it writes alongside.
@@ -58,15 +59,11 @@ public struct SwiftLogSink: LogSink, CustomStringConvertible {
         "swiftLog(\"\(logger.label)\"\(alongside.map { ", alongside: \($0.sink)" } ?? ""))"
     }
 
-    /// Set while an entry is on its way from Ambient to swift-log, so an
-    /// ``AmbientLogHandler`` it reaches does not send it round again.
-    enum Delivery: Sendable {
-        /// An Ambient sink besides swift-log has it.
-        case delivered
-        /// Only swift-log has it.
-        case undelivered
-    }
-
-    @TaskLocal static var inFlight: Delivery?
+    /// The values of the thread's in-flight flag (`_ambient_log_in_flight`, set while an
+    /// entry is on its way from Ambient to swift-log): an Ambient sink besides swift-log
+    /// has it already…
+    static let delivered: Int32 = 1
+    /// …or only swift-log has it.
+    static let undelivered: Int32 = 2
 }
 #endif

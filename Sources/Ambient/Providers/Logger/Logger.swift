@@ -135,7 +135,10 @@ public struct Logger: AmbientValue, CustomStringConvertible {
         line: UInt = #line
     ) {
         guard level >= self.level, !discards else { return }
-        let merged = self.metadata.merging(metadata()) { _, own in own }
+        let own = metadata()
+        // No merge (and no new dictionary) when one side is empty: the usual case.
+        let merged =
+            own.isEmpty ? self.metadata : self.metadata.isEmpty ? own : self.metadata.merging(own) { _, own in own }
         sink.write(
             Entry(
                 level: level, message: message(), metadata: merged, date: Clock.current.now,
