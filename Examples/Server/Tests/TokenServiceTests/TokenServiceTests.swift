@@ -62,10 +62,11 @@ struct TokenServiceTests {
         #expect(id == "00000000-0000-0000-0000-000000000000")
     }
 
-    @Test func theBridgeToTheRequestsLoggerNeverHidesTheTestsLogger() async throws {
+    @Test(arguments: [TestingSetup.router, .live])
+    func theBridgeToTheRequestsLoggerNeverHidesTheTestsLogger(setup: TestingSetup) async throws {
         let log = Ambient.Logger.capturing()
         try await withInjected(log) {
-            _ = try await buildApplication(port: 0).test(.router) { client in
+            _ = try await buildApplication(port: 0).test(setup) { client in
                 try await client.execute(uri: "/tokens", method: .post, headers: [.requestID: "r7"])
             }
         }
