@@ -105,6 +105,24 @@ struct ServiceContextBridgeTests {
         #expect(untouched.injectionContext == nil)
     }
 
+    @Test func itWorksBesideATracerInAMultiplexInstrument() {
+        // A server's instrument is usually a tracer's; AmbientInstrument sits beside it.
+        let tracerLike = TraceIDInstrument()
+        let both = MultiplexInstrument([tracerLike, instrument])
+        var headers: [String: String] = [:]
+        var outgoing = ServiceContext.topLevel
+        outgoing[TraceIDKey.self] = "trace-1"
+        withInjected(Clock.fixed(noon)) {
+            both.inject(outgoing, into: &headers, using: DictionaryInjector())
+        }
+        #expect(headers == ["trace-id": "trace-1", "ambient-clock": "fixed:43200.0"])
+
+        var incoming = ServiceContext.topLevel
+        both.extract(headers, into: &incoming, using: DictionaryExtractor())
+        #expect(incoming[TraceIDKey.self] == "trace-1")
+        withInjected(carriedBy: incoming) { #expect(Clock.current.now == noon) }
+    }
+
     @Test func aBadHeaderIsSkippedAndReportedOnTheLogger() {
         let log = Logger.capturing()
         var serviceContext = ServiceContext.topLevel
@@ -152,6 +170,24 @@ struct ServiceContextBridgeTests {
             return await group.reduce(0, +)
         }
         #expect(mismatches == 0)
+    }
+}
+/// A stand-in for a tracer's instrument: one header, one service-context key.
+enum TraceIDKey: ServiceContextKey {
+    typealias Value = String
+}
+
+struct TraceIDInstrument: Instrument {
+    func inject<Carrier, Inject: Injector>(
+        _ context: ServiceContext, into carrier: inout Carrier, using injector: Inject
+    ) where Inject.Carrier == Carrier {
+        if let id = context[TraceIDKey.self] { injector.inject(id, forKey: "trace-id", into: &carrier) }
+    }
+
+    func extract<Carrier, Extract: Extractor>(
+        _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
+    ) where Extract.Carrier == Carrier {
+        context[TraceIDKey.self] = extractor.extract(key: "trace-id", from: carrier)
     }
 }
 #endif
