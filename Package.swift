@@ -47,7 +47,8 @@ let package = Package(
         // Only atomics and thread-locals in C (`Synchronization.Atomic` needs macOS 15, the
         // floor is 13; Swift has no thread-local cheaper than a call): the flag word, so the
         // read path's "never injected" check is one acquire load, the binding's key, the
-        // process-wide snapshot's hazard pointers, each thread's spare scope storage.
+        // process-wide snapshot's hazard pointers, each thread's spare scope storage, and the
+        // swift-log bridge's loop guard.
         .target(name: "_AmbientShims"),
         .target(
             name: "Ambient",

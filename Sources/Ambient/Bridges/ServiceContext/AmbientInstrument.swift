@@ -64,7 +64,9 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
         let (extracted, errors) = carried.decodeSkippingInvalid { extractor.extract(key: $0, from: carrier) }
         errors.forEach(onInvalid)
         guard !extracted.isEmpty else { return }
-        context.injectionContext = (context.injectionContext ?? InjectionContext()).injecting(contentsOf: extracted)
+        // Layer only over a context already carried: rebuilding onto an empty one would copy
+        // every extracted value into a second storage for nothing.
+        context.injectionContext = context.injectionContext.map { $0.injecting(contentsOf: extracted) } ?? extracted
     }
 
     /// The default ``onInvalid``: a warning on Ambient's `Logger.current`, with the field
