@@ -8,7 +8,7 @@ import XCTest
 ///     override var injections: InjectionContext {
 ///         InjectionContext().injecting(Clock.fixed(noon), Defaults.inMemory())
 ///     }
-///     override var strictModeAllowing: [any AmbientValue.Type]? { [Logger.self] }  // optional
+///     override var strictModeAllowing: [any Injectable.Type]? { [Logger.self] }  // optional
 ///
 ///     func testDueDate() {
 ///         XCTAssertEqual(nextDue(), noon.addingTimeInterval(3_600))
@@ -30,7 +30,7 @@ open class InjectingTestCase: XCTestCase {
     /// Strict mode for every test method: `nil` (the default) is off; a list turns it on,
     /// allowing those types to be read live. A value read without being injected fails the
     /// test once per type.
-    open var strictModeAllowing: [any AmbientValue.Type]? {
+    open var strictModeAllowing: [any Injectable.Type]? {
         nil
     }
 

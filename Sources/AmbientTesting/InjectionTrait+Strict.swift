@@ -16,7 +16,7 @@ extension Trait where Self == InjectionTrait {
     ///     }
     /// }
     /// ```
-    public static func strict(allowing allowed: [any AmbientValue.Type] = []) -> Self {
+    public static func strict(allowing allowed: [any Injectable.Type] = []) -> Self {
         InjectionTrait { context, test in
             let reported = LiveReadLog()
             let location = test.sourceLocation
@@ -33,7 +33,7 @@ extension Trait where Self == InjectionTrait {
 
 /// The failure message, shared by the Swift Testing trait and the XCTest helper.
 enum StrictModeMessage {
-    static func text(for type: any AmbientValue.Type, fix: String, allow: String) -> String {
+    static func text(for type: any Injectable.Type, fix: String, allow: String) -> String {
         "Strict mode: \(type).current was read but no \(type) was injected, so the test used the live "
             + "\(type).defaultValue (a real singleton). Inject a fake with \(fix) or withInjected(…), "
             + "or allow the live value with \(allow)."
@@ -44,7 +44,7 @@ enum StrictModeMessage {
 final class LiveReadLog: Sendable {
     private let seen = Locked<Set<ObjectIdentifier>>([])
 
-    func firstTime(_ type: any AmbientValue.Type) -> Bool {
+    func firstTime(_ type: any Injectable.Type) -> Bool {
         seen.withLock { $0.insert(ObjectIdentifier(type)).inserted }
     }
 }

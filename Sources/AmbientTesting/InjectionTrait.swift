@@ -30,7 +30,7 @@ import Testing
 /// shared between tests.
 public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
     /// Builds the test's context on top of the current one; called once per test case.
-    let inject: @Sendable (InjectionContext, Test) -> InjectionContext
+    let inject: @Sendable (InjectionContext, Test) async -> InjectionContext
 
     /// Applies to every test in a suite it is attached to.
     public var isRecursive: Bool {
@@ -72,7 +72,7 @@ extension Trait where Self == InjectionTrait {
     ///
     /// One to six values; for more, or for values built from one another, use
     /// ``injecting(fresh:)``.
-    public static func injecting<A: AmbientValue>(_ value: @autoclosure @escaping @Sendable () -> A) -> Self {
+    public static func injecting<A: Injectable>(_ value: @autoclosure @escaping @Sendable () -> A) -> Self {
         InjectionTrait { context, _ in context.injecting(value()) }
     }
 
@@ -83,7 +83,7 @@ extension Trait where Self == InjectionTrait {
     /// @Test(.injecting(Clock.fixed(noon), Defaults.inMemory(["k": "v"])))
     /// func readsTheFakes() { … }
     /// ```
-    public static func injecting<A: AmbientValue, B: AmbientValue>(
+    public static func injecting<A: Injectable, B: Injectable>(
         _ a: @autoclosure @escaping @Sendable () -> A,
         _ b: @autoclosure @escaping @Sendable () -> B
     ) -> Self {
@@ -91,7 +91,7 @@ extension Trait where Self == InjectionTrait {
     }
 
     /// Injects three values, each evaluated anew for every test; later arguments win a shared type.
-    public static func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
+    public static func injecting<A: Injectable, B: Injectable, C: Injectable>(
         _ a: @autoclosure @escaping @Sendable () -> A,
         _ b: @autoclosure @escaping @Sendable () -> B,
         _ c: @autoclosure @escaping @Sendable () -> C
@@ -100,7 +100,7 @@ extension Trait where Self == InjectionTrait {
     }
 
     /// Injects four values, each evaluated anew for every test; later arguments win a shared type.
-    public static func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue, D: AmbientValue>(
+    public static func injecting<A: Injectable, B: Injectable, C: Injectable, D: Injectable>(
         _ a: @autoclosure @escaping @Sendable () -> A,
         _ b: @autoclosure @escaping @Sendable () -> B,
         _ c: @autoclosure @escaping @Sendable () -> C,
@@ -110,7 +110,7 @@ extension Trait where Self == InjectionTrait {
     }
 
     /// Injects five values, each evaluated anew for every test; later arguments win a shared type.
-    public static func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue, D: AmbientValue, E: AmbientValue>(
+    public static func injecting<A: Injectable, B: Injectable, C: Injectable, D: Injectable, E: Injectable>(
         _ a: @autoclosure @escaping @Sendable () -> A,
         _ b: @autoclosure @escaping @Sendable () -> B,
         _ c: @autoclosure @escaping @Sendable () -> C,
@@ -122,7 +122,7 @@ extension Trait where Self == InjectionTrait {
 
     /// Injects six values, each evaluated anew for every test; later arguments win a shared type.
     public static func injecting<
-        A: AmbientValue, B: AmbientValue, C: AmbientValue, D: AmbientValue, E: AmbientValue, F: AmbientValue
+        A: Injectable, B: Injectable, C: Injectable, D: Injectable, E: Injectable, F: Injectable
     >(
         _ a: @autoclosure @escaping @Sendable () -> A,
         _ b: @autoclosure @escaping @Sendable () -> B,
@@ -132,6 +132,45 @@ extension Trait where Self == InjectionTrait {
         _ f: @autoclosure @escaping @Sendable () -> F
     ) -> Self {
         InjectionTrait { context, _ in context.injecting(a(), b(), c(), d(), e(), f()) }
+    }
+
+    /// Injects a main-actor-isolated `value` (a ``MainActorAmbientValue``) around the test,
+    /// or each test of the suite, building it anew on the main actor for every test and
+    /// every case, so a stateful singleton's fake starts empty each time:
+    ///
+    /// ```swift
+    /// @Test(.injecting(AnalyticsClient()))
+    /// func payIsTracked() {
+    ///     CheckoutViewModel().pay()
+    ///     #expect(AnalyticsClient.current.events == ["pay"])
+    /// }
+    /// ```
+    ///
+    /// To inject it beside other values, give each its own trait:
+    /// `@Test(.injecting(Clock.fixed(noon)), .injecting(AnalyticsClient()))`.
+    public static func injecting<A: MainActorAmbientValue>(
+        _ value: @autoclosure @escaping @MainActor @Sendable () -> A
+    ) -> Self {
+        InjectionTrait { context, _ in context.injecting(await value()) }
+    }
+
+    /// Injects the main-actor-isolated values `make` returns, calling it on the main actor
+    /// anew for every test: the ``injecting(fresh:)`` of values built on the main actor,
+    /// ``MainActorAmbientValue``s among them.
+    ///
+    /// ```swift
+    /// @Suite(.injecting(mainActorFresh: { (AnalyticsClient(), Session(user: "ada")) }))
+    /// struct CheckoutTests { … }
+    /// ```
+    public static func injecting<each V: Injectable>(
+        mainActorFresh make: @escaping @MainActor @Sendable () -> (repeat each V)
+    ) -> Self {
+        InjectionTrait { context, _ in
+            await MainActor.run {
+                let values = make()
+                return context.injecting(repeat each values)
+            }
+        }
     }
 
     /// Injects the values `make` returns, calling it anew for every test (and every case
@@ -145,7 +184,7 @@ extension Trait where Self == InjectionTrait {
     /// }))
     /// struct TrialTests { … }
     /// ```
-    public static func injecting<each V: AmbientValue>(
+    public static func injecting<each V: Injectable>(
         fresh make: @escaping @Sendable () -> (repeat each V)
     ) -> Self {
         InjectionTrait { context, _ in

@@ -8,7 +8,7 @@ final class InjectingTestCaseTests: InjectingTestCase {
         InjectionContext().injecting(Clock.fixed(Date(timeIntervalSince1970: 7)), Defaults.inMemory(["k": "v"]))
     }
 
-    override var strictModeAllowing: [any AmbientValue.Type]? {
+    override var strictModeAllowing: [any Injectable.Type]? {
         [Logger.self]
     }
 

@@ -23,7 +23,7 @@ struct AlwaysLive: AmbientValue {
 
 @Suite("StrictMode", .serialized)
 struct StrictModeTests {
-    func recording(allowing allowed: [any AmbientValue.Type] = []) -> (StrictMode, Locked<[String]>) {
+    func recording(allowing allowed: [any Injectable.Type] = []) -> (StrictMode, Locked<[String]>) {
         let reports = Locked<[String]>([])
         return (StrictMode(allowing: allowed) { type in reports.update { $0.append("\(type)") } }, reports)
     }

@@ -37,7 +37,7 @@ import _AmbientShims
 /// 4. otherwise ``defaultValue``.
 ///
 /// A process that never injects anything pays one atomic load per read before step 3.
-public protocol AmbientValue: Sendable {
+public protocol AmbientValue: Injectable {
     /// The live value: what ``current`` returns when nothing is injected.
     ///
     /// It is evaluated on every such read, so make it cheap (return a stored singleton or
@@ -83,23 +83,10 @@ extension AmbientValue {
     }
 
     /// ``current``, with a captured context consulted after the binding here and before
-    /// the cold half (what ``Captured`` reads; `nil` for a plain read). The hit path copies
-    /// the value straight from the bound storage into the result: no `Optional` in between.
+    /// the cold half (what ``Captured`` reads; `nil` for a plain read).
     @inlinable
     static func _current(capturedIn captured: ContextStorage?) -> Self {
-        let flags = _ambient_flags_load()
-        if flags == 0 { return defaultValue }
-        var bound: Unmanaged<ContextStorage>?
-        if flags & RuntimeFlags.bound != 0 {
-            bound = Binding.boundStorage()
-            if let bound, let address = bound._withUnsafeGuaranteedRef({ $0.address(of: Self.self) }) {
-                return address.assumingMemoryBound(to: Self.self).pointee
-            }
-        }
-        if let captured, let address = captured.address(of: Self.self) {
-            return address.assumingMemoryBound(to: Self.self).pointee
-        }
-        return _notBoundHere(flags: flags, bound: bound)
+        _lookup(capturedIn: captured, live: { defaultValue }, unbound: { _notBoundHere(flags: $0, bound: $1) })
     }
 
     /// The cold half of ``current``, kept out of line (but specialised per type): the
@@ -107,12 +94,8 @@ extension AmbientValue {
     @inlinable
     @inline(never)
     static func _notBoundHere(flags: UInt32, bound: Unmanaged<ContextStorage>?) -> Self {
-        if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self, seenFrom: bound) {
-            return value
-        }
-        if flags & RuntimeFlags.strict != 0, let value = StrictMode.liveRead(of: Self.self) {
-            return value
-        }
-        return defaultValue
+        _unbound(
+            flags: flags, bound: bound, exempt: { allowsLiveReadsUnderStrictMode }, testValue: { testValue },
+            live: { defaultValue })
     }
 }

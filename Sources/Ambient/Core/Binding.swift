@@ -129,7 +129,8 @@ extension InjectionContext {
         return try outcome.get()
     }
 
-    /// Runs the asynchronous `body` inside this context, on the caller's isolation.
+    /// Runs the asynchronous `body` inside this context, on the caller's isolation
+    /// (`nonisolated(nonsending)`: no hop).
     ///
     /// ```swift
     /// let context = InjectionContext.current
@@ -140,15 +141,13 @@ extension InjectionContext {
     ///
     /// - Returns: Whatever `body` returns.
     @inlinable
-    public func run<R, Failure: Error>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws(Failure) -> R
+    public nonisolated(nonsending) func run<R, Failure: Error>(
+        _ body: nonisolated(nonsending) () async throws(Failure) -> R
     ) async throws(Failure) -> R {
-        return try await Binding.markedTaskLocal().withValue(
-            self,
-            operation: { await _capture(body) },
-            isolation: isolation
-        ).get()
+        // No `isolation:` argument: `withValue` takes the caller's (`#isolation`, which here
+        // is this function's caller's), and on Swift 6.4, where that parameter is deprecated,
+        // this call resolves to its `nonisolated(nonsending)` form.
+        return try await Binding.markedTaskLocal().withValue(self, operation: { await _capture(body) }).get()
     }
 
     /// Wraps `body` so that, wherever and whenever it is called, it runs inside this
@@ -185,6 +184,65 @@ extension InjectionContext {
     }
 }
 
+extension InjectionContext {
+    /// Wraps main-actor `body` so that, when it is called — on the main actor — it runs inside
+    /// this context. For the closures an app hands to the main queue, a `Timer` or
+    /// `NotificationCenter`, written as they are: calling main-actor methods and mutating
+    /// main-actor state, which ``bind(_:)-990kq``'s `@Sendable` closures cannot.
+    ///
+    /// ```swift
+    /// @MainActor func refresh() {
+    ///     let context = InjectionContext.current
+    ///     DispatchQueue.main.async(execute: context.bindMainActor {
+    ///         viewModel.reload()                       // main-actor call, the caller's values
+    ///     })
+    ///     Timer.scheduledTimer(withTimeInterval: 1, repeats: true, block: context.bindMainActor { _ in
+    ///         ticks += 1                               // main-actor state
+    ///     })
+    ///     NotificationCenter.default.addObserver(
+    ///         forName: .didSync, object: nil, queue: .main,
+    ///         using: context.bindMainActor { note in viewModel.apply(note) })
+    /// }
+    /// ```
+    ///
+    /// The result is `@Sendable`, as those APIs require, and checks where it runs: called
+    /// off the main actor (a notification posted on a background thread to an observer with
+    /// `queue: nil`, say) it stops the process with a message naming this method, exactly as
+    /// `MainActor.assumeIsolated` does. For closures that may run anywhere use
+    /// ``bind(_:)-990kq``; inside a block that already runs on the main actor,
+    /// `context.run { … }` does the same for a closure that does not escape.
+    @inlinable
+    public func bindMainActor<each Argument, R>(
+        _ body: @escaping @MainActor (repeat each Argument) -> R
+    ) -> @Sendable (repeat each Argument) -> R {
+        // A main-actor closure has the representation of a plain one; the isolation is only
+        // in its type. The check below makes calling it as one sound (as `assumeIsolated`
+        // does). Variadic function types cannot be cast directly: through a struct, they can.
+        nonisolated(unsafe) let call = unsafeBitCast(
+            _MainActorBody(call: body), to: _UncheckedBody<repeat each Argument, R>.self
+        ).call
+        return { (arguments: repeat each Argument) -> R in
+            MainActor.preconditionIsolated(
+                "InjectionContext.bindMainActor: the bound closure was called off the main actor; "
+                    + "deliver it on the main queue (queue: .main) or use bind(_:)")
+            return self.run { call(repeat each arguments) }
+        }
+    }
+}
+
+/// A main-actor closure, for ``InjectionContext/bindMainActor(_:)``'s cast.
+@usableFromInline
+struct _MainActorBody<each Argument, R> {
+    @usableFromInline let call: @MainActor (repeat each Argument) -> R
+    @inlinable init(call: @escaping @MainActor (repeat each Argument) -> R) { self.call = call }
+}
+
+/// The same closure with its isolation erased (same layout as `_MainActorBody`).
+@usableFromInline
+struct _UncheckedBody<each Argument, R> {
+    @usableFromInline let call: (repeat each Argument) -> R
+}
+
 /// Runs `body`, returning its result or its typed error as a `Result`.
 @inlinable
 func _capture<R, Failure: Error>(_ body: () throws(Failure) -> R) -> Result<R, Failure> {
@@ -197,9 +255,8 @@ func _capture<R, Failure: Error>(_ body: () throws(Failure) -> R) -> Result<R, F
 
 /// Runs the asynchronous `body`, returning its result or its typed error as a `Result`.
 @inlinable
-func _capture<R, Failure: Error>(
-    isolation: isolated (any Actor)? = #isolation,
-    _ body: () async throws(Failure) -> R
+nonisolated(nonsending) func _capture<R, Failure: Error>(
+    _ body: nonisolated(nonsending) () async throws(Failure) -> R
 ) async -> Result<R, Failure> {
     do throws(Failure) {
         return .success(try await body())

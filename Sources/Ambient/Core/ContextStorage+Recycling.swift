@@ -84,7 +84,7 @@ extension ContextStorage {
 
     /// `empty()` for a storage made by `make(one:over:)` with a `V`.
     @inlinable
-    func empty<V: AmbientValue>(_: V.Type) {
+    func empty<V: Injectable>(_: V.Type) {
         withUnsafeMutablePointerToElements { slots in
             Self.destroyValue(V.self, at: slots[0].value)
         }
@@ -93,7 +93,7 @@ extension ContextStorage {
 
     /// `empty()` for a storage made by `make(_:_:over:)` with an `A` and a `B`.
     @inlinable
-    func empty<A: AmbientValue, B: AmbientValue>(_: A.Type, _: B.Type) {
+    func empty<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
         withUnsafeMutablePointerToElements { slots in
             Self.destroyValue(B.self, at: slots[0].value)  // last argument first
             Self.destroyValue(A.self, at: slots[1].value)
@@ -103,7 +103,7 @@ extension ContextStorage {
 
     /// `empty()` for a storage made by `make(_:_:_:over:)` with an `A`, a `B` and a `C`.
     @inlinable
-    func empty<A: AmbientValue, B: AmbientValue, C: AmbientValue>(_: A.Type, _: B.Type, _: C.Type) {
+    func empty<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
         withUnsafeMutablePointerToElements { slots in
             Self.destroyValue(C.self, at: slots[0].value)  // last argument first
             Self.destroyValue(B.self, at: slots[1].value)

@@ -2,13 +2,13 @@
 @usableFromInline
 struct ContextSlot {
     /// The injected value's type; its metadata pointer is the lookup key.
-    @usableFromInline let type: any AmbientValue.Type
+    @usableFromInline let type: any Injectable.Type
     /// The value: inside the storage that owns it (this one or an ancestor, which this one
     /// keeps alive through `parent`).
     @usableFromInline let value: UnsafeRawPointer
 
     @inlinable
-    init(type: any AmbientValue.Type, value: UnsafeRawPointer) {
+    init(type: any Injectable.Type, value: UnsafeRawPointer) {
         self.type = type
         self.value = value
     }
@@ -55,12 +55,12 @@ struct ContextHeader {
 final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     // Not `Sendable` to the compiler (`ManagedBuffer` opts out), but safe to share: it is
     // never mutated after `make` returns, and every value it holds is `Sendable` (an
-    // `AmbientValue`). Holders mark their reference `nonisolated(unsafe)` citing this.
+    // `Injectable`). Holders mark their reference `nonisolated(unsafe)` citing this.
 
     /// A new storage holding `values` on top of `parent`'s (or `parent` itself when
     /// `values` is empty).
     @inlinable
-    static func make<each V: AmbientValue>(
+    static func make<each V: Injectable>(
         _ values: repeat each V,
         over parent: ContextStorage?
     ) -> ContextStorage? {
@@ -93,7 +93,7 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
 
     /// A new storage holding `value` on top of `parent`'s.
     @inlinable
-    static func make<V: AmbientValue>(one value: V, over parent: ContextStorage?) -> ContextStorage {
+    static func make<V: Injectable>(one value: V, over parent: ContextStorage?) -> ContextStorage {
         make(
             owned: 1,
             bytes: reservation(for: V.self),
@@ -110,8 +110,7 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     /// Labelled, as `three:` is: unlabelled, the variadic `make` (which returns an optional,
     /// as `InjectionContext(storage:)` takes) would win overload resolution.
     @inlinable
-    static func make<A: AmbientValue, B: AmbientValue>(two a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage
-    {
+    static func make<A: Injectable, B: Injectable>(two a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage {
         make(
             owned: 2,
             bytes: reservation(for: A.self) + reservation(for: B.self),
@@ -127,7 +126,7 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
 
     /// A new storage holding `a`, `b` and `c` on top of `parent`'s (specialised).
     @inlinable
-    static func make<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
+    static func make<A: Injectable, B: Injectable, C: Injectable>(
         three a: A, _ b: B, _ c: C, over parent: ContextStorage?
     ) -> ContextStorage {
         make(
@@ -154,7 +153,7 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
         bytes: Int,
         over parent: ContextStorage?,
         processWideToken: UInt64? = nil,
-        reinjects: (any AmbientValue.Type) -> Bool,
+        reinjects: (any Injectable.Type) -> Bool,
         place: (UnsafeMutablePointer<ContextSlot>, inout UnsafeMutableRawPointer) -> Void
     ) -> ContextStorage {
         var inherited = 0
@@ -223,13 +222,13 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
 
     /// The value injected for `V`, if any.
     @inlinable
-    func value<V: AmbientValue>(of _: V.Type) -> V? {
+    func value<V: Injectable>(of _: V.Type) -> V? {
         address(of: V.self)?.assumingMemoryBound(to: V.self).pointee
     }
 
     /// Where the value injected for `V` lives, if any: valid as long as this storage is.
     @inlinable
-    func address<V: AmbientValue>(of _: V.Type) -> UnsafeRawPointer? {
+    func address<V: Injectable>(of _: V.Type) -> UnsafeRawPointer? {
         withUnsafeMutablePointers { header, slots in
             // Pointer walk, no index arithmetic to overflow-check: this is the read's loop.
             let key = ObjectIdentifier(V.self)
@@ -292,7 +291,7 @@ extension ContextStorage {
     /// slot before `index` with it. The slot's key is the static type `V`, the type lookups
     /// ask for (so a subclass instance injected as its base class is found as the base).
     @inlinable
-    static func storeValue<V: AmbientValue>(
+    static func storeValue<V: Injectable>(
         _ value: V,
         in slots: UnsafeMutablePointer<ContextSlot>,
         at index: inout Int,
@@ -307,7 +306,7 @@ extension ContextStorage {
 
     /// Whether `type` is one of `types`.
     @inlinable
-    static func isAmong<each V>(_ type: any AmbientValue.Type, _ types: repeat (each V).Type) -> Bool {
+    static func isAmong<each V>(_ type: any Injectable.Type, _ types: repeat (each V).Type) -> Bool {
         let key = ObjectIdentifier(type)
         for candidate in repeat each types {
             if ObjectIdentifier(candidate) == key { return true }
@@ -318,7 +317,7 @@ extension ContextStorage {
     /// Destroys the `V` at `address`: specialised where `V` is known (the spelled-out
     /// `empty` forms), opened from a slot otherwise.
     @inlinable
-    static func destroyValue<V: AmbientValue>(_: V.Type, at address: UnsafeRawPointer) {
+    static func destroyValue<V: Injectable>(_: V.Type, at address: UnsafeRawPointer) {
         UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
     }
 }

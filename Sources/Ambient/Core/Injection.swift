@@ -28,7 +28,7 @@
 ///   - body: The work to run with them. A non-throwing body needs no `try`.
 /// - Returns: Whatever `body` returns.
 @inlinable
-public func withInjected<each V: AmbientValue, R, Failure: Error>(
+public func withInjected<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
@@ -44,24 +44,24 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
 /// }
 /// ```
 ///
-/// The scope runs on the caller's isolation (no hop off the main actor, and a
-/// non-`Sendable` result passes straight through). Cancellation ends it like a throw: the
-/// previous values are current again. See the synchronous overload for the rules.
+/// The scope and `body` run on the caller's isolation, `nonisolated(nonsending)` as the
+/// standard library's own `withValue` is declared from Swift 6.4: no hop off the main
+/// actor (a main-actor test or view model calls its own methods inside with no `await`),
+/// and a non-`Sendable` result passes straight through. Cancellation ends it like a throw:
+/// the previous values are current again. See the synchronous overload for the rules.
 ///
 /// - Parameters:
 ///   - values: The values to make current.
-///   - isolation: The caller's isolation; leave the default.
 ///   - body: The work to run with them.
 /// - Returns: Whatever `body` returns.
 @inlinable
-public func withInjected<each V: AmbientValue, R, Failure: Error>(
+public nonisolated(nonsending) func withInjected<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
-    isolation: isolated (any Actor)? = #isolation,
-    operation body: () async throws(Failure) -> R
+    operation body: nonisolated(nonsending) () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(repeat each values)
     defer { scope._endScope() }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope.run(body)
 }
 
 // Spelled-out one-, two- and three-value overloads
@@ -85,7 +85,7 @@ public func withInjected<each V: AmbientValue, R, Failure: Error>(
 /// ```
 @_documentation(visibility: internal)
 @inlinable
-public func withInjected<V: AmbientValue, R, Failure: Error>(
+public func withInjected<V: Injectable, R, Failure: Error>(
     _ value: V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
@@ -93,25 +93,24 @@ public func withInjected<V: AmbientValue, R, Failure: Error>(
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
-/// variadic `withInjected(_:isolation:operation:)`, which the compiler picks for a single
+/// variadic `withInjected(_:operation:)`, which the compiler picks for a single
 /// argument.
 @_documentation(visibility: internal)
 @inlinable
-public func withInjected<V: AmbientValue, R, Failure: Error>(
+public nonisolated(nonsending) func withInjected<V: Injectable, R, Failure: Error>(
     _ value: V,
-    isolation: isolated (any Actor)? = #isolation,
-    operation body: () async throws(Failure) -> R
+    operation body: nonisolated(nonsending) () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(value)
     defer { scope._endScope(V.self) }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope.run(body)
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
 /// `withInjected(_:operation:)`, which the compiler picks for two arguments. Behaves identically.
 @_documentation(visibility: internal)
 @inlinable
-public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
+public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     _ a: A,
     _ b: B,
     operation body: () throws(Failure) -> R
@@ -123,22 +122,21 @@ public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
 /// variadic `withInjected`, picked by the compiler.
 @_documentation(visibility: internal)
 @inlinable
-public func withInjected<A: AmbientValue, B: AmbientValue, R, Failure: Error>(
+public nonisolated(nonsending) func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     _ a: A,
     _ b: B,
-    isolation: isolated (any Actor)? = #isolation,
-    operation body: () async throws(Failure) -> R
+    operation body: nonisolated(nonsending) () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(a, b)
     defer { scope._endScope(A.self, B.self) }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope.run(body)
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
 /// `withInjected(_:operation:)`, which the compiler picks for three arguments. Behaves identically.
 @_documentation(visibility: internal)
 @inlinable
-public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(
+public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure: Error>(
     _ a: A,
     _ b: B,
     _ c: C,
@@ -151,14 +149,13 @@ public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, F
 /// async variadic `withInjected`, picked by the compiler.
 @_documentation(visibility: internal)
 @inlinable
-public func withInjected<A: AmbientValue, B: AmbientValue, C: AmbientValue, R, Failure: Error>(
+public nonisolated(nonsending) func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure: Error>(
     _ a: A,
     _ b: B,
     _ c: C,
-    isolation: isolated (any Actor)? = #isolation,
-    operation body: () async throws(Failure) -> R
+    operation body: nonisolated(nonsending) () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(a, b, c)
     defer { scope._endScope(A.self, B.self, C.self) }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope.run(body)
 }

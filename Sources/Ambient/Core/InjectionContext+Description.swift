@@ -33,7 +33,7 @@ extension InjectionContext: CustomStringConvertible, CustomDebugStringConvertibl
 }
 
 /// Describes the `V` at `address` (with `V` opened from a slot).
-private func _describe<V: AmbientValue>(_: V.Type, at address: UnsafeRawPointer, reflecting: Bool) -> String {
+private func _describe<V: Injectable>(_: V.Type, at address: UnsafeRawPointer, reflecting: Bool) -> String {
     let value = address.assumingMemoryBound(to: V.self).pointee
     return reflecting ? String(reflecting: value) : String(describing: value)
 }

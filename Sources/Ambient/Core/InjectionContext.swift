@@ -33,19 +33,19 @@ public struct InjectionContext: Sendable {
 
     /// `_endScope()` for a scope that injected one `V` (specialised).
     @inlinable
-    mutating func _endScope<V: AmbientValue>(_: V.Type) {
+    mutating func _endScope<V: Injectable>(_: V.Type) {
         ContextStorage.recycle(&storage) { $0.empty(V.self) }
     }
 
     /// `_endScope()` for a scope that injected an `A` and a `B` (specialised).
     @inlinable
-    mutating func _endScope<A: AmbientValue, B: AmbientValue>(_: A.Type, _: B.Type) {
+    mutating func _endScope<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
         ContextStorage.recycle(&storage) { $0.empty(A.self, B.self) }
     }
 
     /// `_endScope()` for a scope that injected an `A`, a `B` and a `C` (specialised).
     @inlinable
-    mutating func _endScope<A: AmbientValue, B: AmbientValue, C: AmbientValue>(_: A.Type, _: B.Type, _: C.Type) {
+    mutating func _endScope<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
         ContextStorage.recycle(&storage) { $0.empty(A.self, B.self, C.self) }
     }
 
@@ -68,7 +68,7 @@ public struct InjectionContext: Sendable {
     /// testContext.run { runCheckout() }
     /// ```
     @inlinable
-    public func injecting<each V: AmbientValue>(_ values: repeat each V) -> InjectionContext {
+    public func injecting<each V: Injectable>(_ values: repeat each V) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(repeat each values, over: storage))
     }
 
@@ -87,7 +87,7 @@ public struct InjectionContext: Sendable {
     /// `injecting`, chosen automatically for one value).
     @_documentation(visibility: internal)
     @inlinable
-    public func injecting<V: AmbientValue>(_ value: V) -> InjectionContext {
+    public func injecting<V: Injectable>(_ value: V) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(one: value, over: storage))
     }
 
@@ -95,7 +95,7 @@ public struct InjectionContext: Sendable {
     /// `injecting`, chosen automatically for two values; `b` wins a shared type).
     @_documentation(visibility: internal)
     @inlinable
-    public func injecting<A: AmbientValue, B: AmbientValue>(_ a: A, _ b: B) -> InjectionContext {
+    public func injecting<A: Injectable, B: Injectable>(_ a: A, _ b: B) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(two: a, b, over: storage))
     }
 
@@ -103,7 +103,7 @@ public struct InjectionContext: Sendable {
     /// `injecting`, chosen automatically for three values; later arguments win a shared type).
     @_documentation(visibility: internal)
     @inlinable
-    public func injecting<A: AmbientValue, B: AmbientValue, C: AmbientValue>(
+    public func injecting<A: Injectable, B: Injectable, C: Injectable>(
         _ a: A, _ b: B, _ c: C
     ) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(three: a, b, c, over: storage))
@@ -128,7 +128,7 @@ public struct InjectionContext: Sendable {
     }
 
     /// `context` with the `V` stored at `address` injected on top (`V` opened from a slot).
-    private static func injecting<V: AmbientValue>(
+    private static func injecting<V: Injectable>(
         _: V.Type,
         at address: UnsafeRawPointer,
         into context: InjectionContext
@@ -143,7 +143,7 @@ public struct InjectionContext: Sendable {
     /// #expect(InjectionContext.current[FeatureFlags.self]?.newCheckout == true)
     /// ```
     @inlinable
-    public subscript<V: AmbientValue>(_ type: V.Type) -> V? {
+    public subscript<V: Injectable>(_ type: V.Type) -> V? {
         storage?.value(of: type)
     }
 
@@ -153,8 +153,8 @@ public struct InjectionContext: Sendable {
     }
 
     /// The types this context injects a value for, innermost scope first.
-    public var injectedTypes: [any AmbientValue.Type] {
-        var types: [any AmbientValue.Type] = []
+    public var injectedTypes: [any Injectable.Type] {
+        var types: [any Injectable.Type] = []
         storage?.forEachSlot { types.append($0.type) }
         return types
     }

@@ -74,7 +74,7 @@ import _AmbientShims
     message:
         "it blocks the thread while another process-wide scope is active; in async code use the async overload: await withInjectedProcessWide(…) { () async in … }"
 )
-public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
+public func withInjectedProcessWide<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
@@ -101,20 +101,18 @@ public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
 /// ```
 ///
 /// - Returns: Whatever `body` returns.
-public func withInjectedProcessWide<each V: AmbientValue, R, Failure: Error>(
+public nonisolated(nonsending) func withInjectedProcessWide<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
-    isolation: isolated (any Actor)? = #isolation,
-    operation body: () async throws(Failure) -> R
+    operation body: nonisolated(nonsending) () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    let level = await ProcessWide.enterSuspending(isolation: isolation) { parent in
+    let level = await ProcessWide.enterSuspending(isolation: #isolation) { parent in
         ContextStorage.make(repeat each values, over: parent)
     }
     defer { ProcessWide.exit(level) }
     let context = ProcessWide.bodyContext(for: level)
     return try await ProcessWide.owner.withValue(
         level.token,
-        operation: { await _capture { () async throws(Failure) -> R in try await context.run(body) } },
-        isolation: isolation
+        operation: { await _capture { () async throws(Failure) -> R in try await context.run(body) } }
     ).get()
 }
 
@@ -215,7 +213,7 @@ enum ProcessWide {
     /// The value the active process-wide scope injects for `V`, if any and if a reader
     /// whose binding is `bound` may see it. Lock-free (see the top of this file).
     @inlinable
-    static func value<V: AmbientValue>(of _: V.Type, seenFrom bound: Unmanaged<ContextStorage>?) -> V? {
+    static func value<V: Injectable>(of _: V.Type, seenFrom bound: Unmanaged<ContextStorage>?) -> V? {
         guard let raw = _ambient_pw_protect() else { return nil }
         defer { _ambient_pw_unprotect() }
         return Unmanaged<Snapshot>.fromOpaque(raw)._withUnsafeGuaranteedRef { snapshot in

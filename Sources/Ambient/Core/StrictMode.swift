@@ -54,15 +54,15 @@ import _AmbientShims
 /// process-wide scope opened by someone else — a parallel test — does not reach a strict
 /// test at all, so such a read is reported.
 public struct StrictMode: AmbientValue, CustomStringConvertible {
-    let report: (@Sendable (any AmbientValue.Type) -> Void)?
+    let report: (@Sendable (any Injectable.Type) -> Void)?
     let allowed: Set<ObjectIdentifier>
 
     /// Strict mode that calls `report` with the type of every value read without being
     /// injected, except the types in `allowed`. `report` runs on the reading thread, once
     /// per read.
     public init(
-        allowing allowed: [any AmbientValue.Type] = [],
-        report: @escaping @Sendable (_ type: any AmbientValue.Type) -> Void
+        allowing allowed: [any Injectable.Type] = [],
+        report: @escaping @Sendable (_ type: any Injectable.Type) -> Void
     ) {
         self.report = report
         self.allowed = Set(allowed.map { ObjectIdentifier($0) })
@@ -88,7 +88,7 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
     }
 
     /// Whether `type` may be read without being injected.
-    public func allows(_ type: any AmbientValue.Type) -> Bool {
+    public func allows(_ type: any Injectable.Type) -> Bool {
         !isEnabled || allowed.contains(ObjectIdentifier(type))
     }
 
@@ -98,16 +98,19 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
         return "StrictMode(on, allowing \(allowed.count) \(allowed.count == 1 ? "type" : "types"))"
     }
 
-    /// A read of `V` found nothing injected: report it if the strict mode in effect here
-    /// says so, and return the value to use instead of the live default, if any.
+    /// A read of `type` found nothing injected (and the type does not exempt itself):
+    /// reports it if the strict mode in effect here says so. `true` when it reported, and
+    /// the reader should use the type's `testValue` (if any) instead of the live default.
+    /// Out of line and not generic: only reads that miss under strict mode come here.
     @usableFromInline
-    static func liveRead<V: AmbientValue>(of type: V.Type) -> V? {
-        guard V.self != StrictMode.self, !V.allowsLiveReadsUnderStrictMode else { return nil }
+    static func reportsLiveRead(of type: any Injectable.Type) -> Bool {
+        // StrictMode's own read below must not come back here.
+        guard type != StrictMode.self else { return false }
         // The ordinary lookup: bound here, else a process-wide scope this reader may see
         // (how a process-wide strict mode reaches threads the test never reached).
         let strict = StrictMode.current
-        guard !strict.allows(V.self) else { return nil }
-        strict.report?(V.self)
-        return V.testValue
+        guard !strict.allows(type) else { return false }
+        strict.report?(type)
+        return true
     }
 }

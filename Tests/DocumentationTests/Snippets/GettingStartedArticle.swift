@@ -79,7 +79,7 @@ final class TrialTestCase: InjectingTestCase {
     override var injections: InjectionContext {
         InjectionContext().injecting(Defaults.inMemory(), Clock.fixed(Date(timeIntervalSince1970: 0)))
     }
-    override var strictModeAllowing: [any AmbientValue.Type]? { [Logger.self] }
+    override var strictModeAllowing: [any Injectable.Type]? { [Logger.self] }
 
     func testANewUserHasThirtyDays() {
         XCTAssertEqual(trialDaysLeft(), 30)

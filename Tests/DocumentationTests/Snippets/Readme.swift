@@ -138,7 +138,7 @@ struct OverdueTests {
 }
 
 final class OverdueTestCase: InjectingTestCase {  // XCTest: XCTFail per type
-    override var strictModeAllowing: [any AmbientValue.Type]? { [Logger.self] }
+    override var strictModeAllowing: [any Injectable.Type]? { [Logger.self] }
     override var injections: InjectionContext { InjectionContext().injecting(Clock.fixed(noon)) }
     func testYesterdayIsOverdue() { XCTAssertTrue(isOverdue(noon.addingTimeInterval(-86_400))) }
 }

@@ -1,0 +1,75 @@
+import _AmbientShims
+
+/// A type whose values ``withInjected(_:operation:)`` accepts: every ``AmbientValue`` and
+/// every ``MainActorAmbientValue``.
+///
+/// Conform to one of those two, not to this: it has no requirements and gives no
+/// `current`. It exists so that one scope can inject both kinds at once, and so that lists
+/// of types — strict mode's allowed types, ``InjectionContext/injectedTypes`` — can name
+/// both:
+///
+/// ```swift
+/// withInjected(Clock.fixed(noon), AnalyticsClient()) { … }   // an AmbientValue and a MainActorAmbientValue
+/// let strict = StrictMode(allowing: [Logger.self, AnalyticsClient.self]) { print("\($0) read live") }
+/// ```
+///
+/// Values are `Sendable` because a scope's values reach its child tasks and, carried, other
+/// threads; a main-actor-isolated class is `Sendable` as it is.
+public protocol Injectable: Sendable {}
+
+// The read path both protocols share
+// ==================================
+// `AmbientValue.current` and `MainActorAmbientValue.current` differ only in where their
+// `defaultValue` and `testValue` may be called; the lookup is the same code, inlined into
+// each (the closures are inlined with it, so `AmbientValue`'s read costs what it did
+// before `MainActorAmbientValue` existed).
+
+extension Injectable {
+    /// The lookup behind `current`: the value bound here, else `captured`'s (what
+    /// ``Captured`` reads; `nil` for a plain read), else `unbound(flags, bound)` (the cold
+    /// half). A process that never injected anything pays one atomic load and `live()`.
+    /// The hit path copies the value straight from the bound storage into the result: no
+    /// `Optional` in between.
+    @inlinable
+    static func _lookup(
+        capturedIn captured: ContextStorage?,
+        live: () -> Self,
+        unbound: (_ flags: UInt32, _ bound: Unmanaged<ContextStorage>?) -> Self
+    ) -> Self {
+        let flags = _ambient_flags_load()
+        if flags == 0 { return live() }
+        var bound: Unmanaged<ContextStorage>?
+        if flags & RuntimeFlags.bound != 0 {
+            bound = Binding.boundStorage()
+            if let bound, let address = bound._withUnsafeGuaranteedRef({ $0.address(of: Self.self) }) {
+                return address.assumingMemoryBound(to: Self.self).pointee
+            }
+        }
+        if let captured, let address = captured.address(of: Self.self) {
+            return address.assumingMemoryBound(to: Self.self).pointee
+        }
+        return unbound(flags, bound)
+    }
+
+    /// The cold half of the read: the process-wide scope (if one is active and this reader
+    /// may see it), then strict mode's report and `testValue()` (unless `exempt()`), then
+    /// `live()`. Inlined into each protocol's out-of-line `_notBoundHere`.
+    @inlinable
+    static func _unbound(
+        flags: UInt32,
+        bound: Unmanaged<ContextStorage>?,
+        exempt: () -> Bool,
+        testValue: () -> Self?,
+        live: () -> Self
+    ) -> Self {
+        if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self, seenFrom: bound) {
+            return value
+        }
+        if flags & RuntimeFlags.strict != 0, !exempt(), StrictMode.reportsLiveRead(of: Self.self),
+            let value = testValue()
+        {
+            return value
+        }
+        return live()
+    }
+}
