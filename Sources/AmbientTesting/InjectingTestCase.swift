@@ -20,16 +20,39 @@ import XCTest
 /// }
 /// ```
 ///
-/// `injections` is read afresh for every test method, so each gets new fakes.
+/// `injections` is read afresh for every test method, so each gets new fakes. It is read on
+/// the main actor (XCTest runs every test method from the main thread), so it may build
+/// main-actor values — a ``Ambient/MainActorAmbientValue`` singleton's fake — as they are.
+///
+/// In a target that isolates to the main actor by default (Xcode 26's app targets), declare
+/// the class `nonisolated` — XCTest's `XCTestCase` is not main-actor-isolated, and a
+/// subclass may not differ — and mark `@MainActor` the test methods that touch main-actor
+/// code and an `injections` that builds main-actor values:
+///
+/// ```swift
+/// nonisolated final class CheckoutTests: InjectingTestCase {
+///     @MainActor override var injections: InjectionContext {
+///         InjectionContext().injecting(AnalyticsClient(), Defaults.inMemory())
+///     }
+///
+///     @MainActor func testPayIsTracked() {
+///         CheckoutViewModel().pay()
+///         XCTAssertEqual(AnalyticsClient.current.events, ["pay"])
+///     }
+/// }
+/// ```
 open class InjectingTestCase: XCTestCase {
-    /// The values to inject around each test method. Empty unless overridden.
+    /// The values to inject around each test method. Empty unless overridden. Read on the
+    /// main actor, once per test method.
+    @MainActor
     open var injections: InjectionContext {
         InjectionContext()
     }
 
-    /// Strict mode for every test method: `nil` (the default) is off; a list turns it on,
+    /// Strict mode for every test method (read on the main actor, as ``injections`` is): `nil` (the default) is off; a list turns it on,
     /// allowing those types to be read live. A value read without being injected fails the
     /// test once per type.
+    @MainActor
     open var strictModeAllowing: [any Injectable.Type]? {
         nil
     }
@@ -38,9 +61,13 @@ open class InjectingTestCase: XCTestCase {
     override open func invokeTest() {
         // Reports from Ambient's test tools (a TestClock that cannot settle, say) fail the
         // test; `injections` may replace the reporter with its own.
+        // XCTest calls this on the main thread, where `injections` (main-actor-isolated) is
+        // read; `assumeIsolated` checks it. The test case object stays on this thread.
+        nonisolated(unsafe) let test = self
+        let (injected, allowing) = MainActor.assumeIsolated { (test.injections, test.strictModeAllowing) }
         var context = InjectionContext().injecting(IssueReporter.xcTest(testName: name)).injecting(
-            contentsOf: injections)
-        if let allowed = strictModeAllowing {
+            contentsOf: injected)
+        if let allowed = allowing {
             let reported = LiveReadLog()
             let name = self.name
             context = context.injecting(

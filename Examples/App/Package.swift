@@ -1,0 +1,57 @@
+// swift-tools-version: 6.2
+// An app's code as Xcode 26 starts it: a target and its tests with the approachable
+// concurrency settings (main actor by default, nonisolated(nonsending) by default,
+// inferred isolated conformances), beside a Swift 5 language-mode legacy module. Its own
+// package, so nothing here reaches Ambient's users; `.ci/run` builds it with warnings as
+// errors and runs its tests. The Getting Started article's "App code" section is this.
+import PackageDescription
+
+/// What a new app target in Xcode 26 has.
+let approachableConcurrency: [SwiftSetting] = [
+    .defaultIsolation(MainActor.self),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+]
+
+let package = Package(
+    name: "AmbientApp",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    dependencies: [
+        .package(name: "Ambient", path: "../..")
+    ],
+    targets: [
+        // Legacy code in the Swift 5 language mode (minimal concurrency checking): a
+        // class singleton with its own lock, as such modules have.
+        .target(
+            name: "LegacyKit",
+            dependencies: [.product(name: "Ambient", package: "Ambient")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The app: view models and singletons, main-actor-isolated by default.
+        .target(
+            name: "AppCore",
+            dependencies: ["LegacyKit", .product(name: "Ambient", package: "Ambient")],
+            swiftSettings: approachableConcurrency
+        ),
+        // Its tests, with the same settings: Swift Testing…
+        .testTarget(
+            name: "AppCoreTests",
+            dependencies: [
+                "AppCore", "LegacyKit",
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTesting", package: "Ambient"),
+            ],
+            swiftSettings: approachableConcurrency
+        ),
+        // …and XCTest, through AmbientTesting's InjectingTestCase.
+        .testTarget(
+            name: "AppCoreXCTests",
+            dependencies: [
+                "AppCore", "LegacyKit",
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTesting", package: "Ambient"),
+            ],
+            swiftSettings: approachableConcurrency
+        ),
+    ]
+)

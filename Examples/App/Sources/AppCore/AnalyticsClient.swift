@@ -1,0 +1,15 @@
+import Ambient
+
+/// An app singleton as it is written: a class with mutable state and a shared instance.
+/// In this target (main actor by default) it is main-actor-isolated; conforming to
+/// `MainActorAmbientValue` needs no other annotation.
+final class AnalyticsClient: MainActorAmbientValue {
+    static let shared = AnalyticsClient()
+    static var defaultValue: AnalyticsClient { shared }
+
+    private(set) var events: [String] = []
+
+    init() { events = [] }
+
+    func track(_ event: String) { events.append(event) }
+}
