@@ -22,7 +22,7 @@ import XCTest
 ///
 /// `injections` is read afresh for every test method, so each gets new fakes. It is read on
 /// the main actor (XCTest runs every test method from the main thread), so it may build
-/// main-actor values — a ``Ambient/MainActorAmbientValue`` singleton's fake — as they are.
+/// main-actor values — a `MainActorAmbientValue` singleton's fake — as they are.
 ///
 /// In a target that isolates to the main actor by default (Xcode 26's app targets), declare
 /// the class `nonisolated` — XCTest's `XCTestCase` is not main-actor-isolated, and a

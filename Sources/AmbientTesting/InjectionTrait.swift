@@ -2,7 +2,7 @@ import Ambient
 import Testing
 
 /// A Swift Testing trait that injects ambient values around a test — or around every test
-/// of a suite — for exactly the test's body. Create it with ``Testing/Trait/injecting(_:)``
+/// of a suite — for exactly the test's body. Create it with ``Testing/Trait/injecting(_:)-(()->A)``
 /// or, for strict mode, ``Testing/Trait/strict(allowing:)``.
 ///
 /// ```swift
@@ -134,7 +134,7 @@ extension Trait where Self == InjectionTrait {
         InjectionTrait { context, _ in context.injecting(a(), b(), c(), d(), e(), f()) }
     }
 
-    /// Injects a main-actor-isolated `value` (a ``MainActorAmbientValue``) around the test,
+    /// Injects a main-actor-isolated `value` (a `MainActorAmbientValue`) around the test,
     /// or each test of the suite, building it anew on the main actor for every test and
     /// every case, so a stateful singleton's fake starts empty each time:
     ///
@@ -156,7 +156,7 @@ extension Trait where Self == InjectionTrait {
 
     /// Injects the main-actor-isolated values `make` returns, calling it on the main actor
     /// anew for every test: the ``injecting(fresh:)`` of values built on the main actor,
-    /// ``MainActorAmbientValue``s among them.
+    /// `MainActorAmbientValue`s among them.
     ///
     /// ```swift
     /// @Suite(.injecting(mainActorFresh: { (AnalyticsClient(), Session(user: "ada")) }))

@@ -81,7 +81,7 @@ extension InjectionContext {
     /// Everything injected here: the context of the innermost enclosing scope on this
     /// task (or, outside any task, this thread). Empty outside every scope.
     ///
-    /// Process-wide values (``withInjectedProcessWide(_:operation:)``) are not part of it: they are
+    /// Process-wide values (``withInjectedProcessWide(_:operation:)-8dq9f``) are not part of it: they are
     /// looked up where the context is used, not where it was captured.
     @inlinable
     public static var current: InjectionContext {

@@ -21,7 +21,7 @@
 /// - Other tasks and threads are unaffected, so parallel tests never see each other's
 ///   values. Work hopping to `Task.detached`, `DispatchQueue` or `Thread` does not inherit
 ///   the values; carry them with ``InjectionContext/current`` and
-///   `InjectionContext.bind(_:)`, or see ``withInjectedProcessWide(_:operation:)``.
+///   `InjectionContext.bind(_:)`, or see ``withInjectedProcessWide(_:operation:)-8dq9f``.
 ///
 /// - Parameters:
 ///   - values: The values to make current.

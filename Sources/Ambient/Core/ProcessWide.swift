@@ -57,7 +57,7 @@ import _AmbientShims
 /// - **Nests.** Inside a process-wide scope (in its body, or in child tasks of it), another
 ///   one starts at once and layers its values over the outer ones; sibling tasks that
 ///   both nest take turns.
-/// - **Loses to local bindings.** A value bound by ``withInjected(_:operation:)`` on the reading
+/// - **Loses to local bindings.** A value bound by ``withInjected(_:operation:)-9afd2`` on the reading
 ///   task or thread wins over the process-wide one for its type.
 /// - **Stays out of other scopes.** A task or thread whose binding was made outside this
 ///   scope (another test under `.injecting(…)` or `.strict()`) never sees its values;
