@@ -50,12 +50,14 @@ static inline __attribute__((always_inline)) void _ambient_binding_key_store(con
 /// Each thread's spare scope storage (a retained `ContextStorage`, or NULL): the storage of
 /// the thread's last `withInjected` scope, emptied, for the next scope to reuse instead of
 /// allocating (ContextStorage+Recycling.swift). A thread-local because Swift has none that
-/// costs less than a call; initial-exec, so a read is one instruction.
-#if defined(_WIN32)
+/// costs less than a call.
+///
+/// The TLS model is the compiler's default, not initial-exec: linked into an executable (how
+/// SwiftPM links a library) the linker relaxes the access to one instruction anyway, and in a
+/// shared library that a host `dlopen`s, initial-exec would need the loader's small reserve
+/// of static TLS and can fail with "cannot allocate memory in static TLS block"
+/// (`Examples/Plugin` checks a `dlopen` with that reserve set to nothing).
 #define AMBIENT_TLS_MODEL
-#else
-#define AMBIENT_TLS_MODEL __attribute__((tls_model("initial-exec")))
-#endif
 extern _Thread_local void *_Nullable _ambient_spare AMBIENT_TLS_MODEL;
 extern _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL;
 
