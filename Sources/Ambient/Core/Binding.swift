@@ -19,6 +19,15 @@ import _AmbientShims
 //   against "read: scope of 1, via TaskLocal.get()" show what that buys.
 // - `RuntimeFlags.bound` is set before the first binding (with this file's key published
 //   first), so a process that never binds pays one atomic load per read.
+// - The borrowed read depends on two things no API promises: the runtime symbol, and the
+//   item it returns holding an `InjectionContext` as one optional reference. The layout is
+//   ours, so a `precondition` states it; the runtime is not, so the first binding checks it
+//   (`borrowedReadWorks`: bind a sentinel, compare the borrowed read with `TaskLocal.get()`)
+//   and, if the two ever differ, every read uses `TaskLocal.get()` instead — slower, never
+//   wrong. The outcome is in the flag word the read loads anyway: `bound` when the check
+//   passed (the borrowed read, as before), `publicRead` instead when it failed; with `bound`
+//   clear, a read goes to its out-of-line cold half, which reads through `get()` first. So
+//   the hot path is the code it was before the check (the same instruction counts).
 
 /// The Swift runtime's task-local lookup (the function `TaskLocal.get()` calls): the
 /// address of the value bound to `key` in the current task — or, outside any task, on the
@@ -65,16 +74,63 @@ enum Binding {
 
     /// The storage bound to this task/thread, unretained: valid while the binding is, which
     /// for the running code is at least until it returns. `nil` when nothing (or the empty
-    /// context) is bound. Only valid once `RuntimeFlags.bound` is set (which publishes the key).
+    /// context) is bound. Only valid once `RuntimeFlags.bound` is set (which publishes the key
+    /// and says the borrowed read passed its self-check).
     @inlinable
     static func boundStorage() -> Unmanaged<ContextStorage>? {
         guard let key = _ambient_binding_key_load(),
             let item = _ambientTaskLocalValueGet(key: key),
-            // An `InjectionContext` is exactly one optional reference (checked by a test).
+            // An `InjectionContext` is exactly one optional reference (`borrowedReadWorks`).
             let object = item.load(as: UnsafeRawPointer?.self)
         else { return nil }
         return Unmanaged<ContextStorage>.fromOpaque(object)
     }
+
+    /// `boundStorage()` through the public `TaskLocal.get()`: what reads use when the first
+    /// binding's self-check failed (`RuntimeFlags.publicRead` set, `bound` not). The copy
+    /// `get()` returns is released here; the binding keeps the storage alive, as for the
+    /// borrowed read. Out of line: no read pays for it unless the check failed.
+    @usableFromInline
+    @inline(never)
+    static func boundStorageThroughGet() -> Unmanaged<ContextStorage>? {
+        taskLocal.get().storage.map { Unmanaged.passUnretained($0) }
+    }
+
+    /// `InjectionContext.current` where the borrowed read is not used: nothing bound yet (the
+    /// empty context), or the self-check failed (`TaskLocal.get()`). Out of line: rare.
+    @usableFromInline
+    @inline(never)
+    static func contextWithoutBorrowing(flags: UInt32) -> InjectionContext {
+        guard flags & RuntimeFlags.publicRead != 0 else { return InjectionContext() }
+        return InjectionContext(storage: boundStorageThroughGet()?.takeUnretainedValue())
+    }
+
+    /// Whether the runtime's borrowed read finds what `TaskLocal.get()` finds: binds a
+    /// sentinel context to the task-local and compares the two reads (and the read outside
+    /// the binding, which must be the enclosing one). Run once, by the first binding.
+    @usableFromInline
+    static func borrowedReadWorks(key: UnsafeRawPointer) -> Bool {
+        precondition(
+            MemoryLayout<InjectionContext>.size == MemoryLayout<UnsafeRawPointer?>.size
+                && MemoryLayout<InjectionContext>.alignment == MemoryLayout<UnsafeRawPointer?>.alignment,
+            "Ambient: InjectionContext must be exactly one optional reference for the borrowed read (Binding.swift)")
+        func borrowed() -> UnsafeRawPointer? {
+            _ambientTaskLocalValueGet(key: key)?.load(as: UnsafeRawPointer?.self)
+        }
+        func viaGet() -> UnsafeRawPointer? {
+            taskLocal.get().storage.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+        }
+        guard borrowed() == viaGet() else { return false }
+        let sentinel = InjectionContext().injecting(_BindingSentinel())
+        let inside = taskLocal.withValue(sentinel) { (borrowed(), viaGet()) }
+        let expected = sentinel.storage.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) }
+        return inside.0 == expected && inside.1 == expected && borrowed() == viaGet()
+    }
+}
+
+/// The value the self-check binds: a type nothing else injects.
+private struct _BindingSentinel: AmbientValue {
+    static var defaultValue: _BindingSentinel { _BindingSentinel() }
 }
 
 extension InjectionContext {
@@ -85,10 +141,12 @@ extension InjectionContext {
     /// looked up where the context is used, not where it was captured.
     @inlinable
     public static var current: InjectionContext {
-        guard _ambient_flags_load() & RuntimeFlags.bound != 0, let bound = Binding.boundStorage() else {
-            return InjectionContext()
+        get {
+            let flags = _ambient_flags_load()
+            guard flags & RuntimeFlags.bound != 0 else { return Binding.contextWithoutBorrowing(flags: flags) }
+            guard let bound = Binding.boundStorage() else { return InjectionContext() }
+            return InjectionContext(storage: bound.takeUnretainedValue())
         }
-        return InjectionContext(storage: bound.takeUnretainedValue())
     }
 
     /// Runs `body` inside this context: the values it holds are current, exactly as they

@@ -45,23 +45,41 @@ extension Injectable {
                 return address.assumingMemoryBound(to: Self.self).pointee
             }
         }
-        if let captured, let address = captured.address(of: Self.self) {
+        // (With `publicRead` set, the bound context is read in the cold half, and the captured
+        // one after it there, to keep the order; plain reads pass no captured context.)
+        if let captured, flags & RuntimeFlags.publicRead == 0, let address = captured.address(of: Self.self) {
             return address.assumingMemoryBound(to: Self.self).pointee
         }
         return unbound(flags, bound)
     }
 
-    /// The cold half of the read: the process-wide scope (if one is active and this reader
-    /// may see it), then strict mode's report and `testValue()` (unless `exempt()`), then
-    /// `live()`. Inlined into each protocol's out-of-line `_notBoundHere`.
+    /// The cold half of the read: in a process whose borrowed read failed its self-check,
+    /// the bound context through `TaskLocal.get()` and then `captured`; the process-wide scope
+    /// (if one is active and this reader may see it), then strict mode's report and
+    /// `testValue()` (unless `exempt()`), then `live()`. Inlined into each protocol's
+    /// out-of-line `_notBoundHere`.
     @inlinable
     static func _unbound(
         flags: UInt32,
         bound: Unmanaged<ContextStorage>?,
+        capturedIn captured: ContextStorage?,
         exempt: () -> Bool,
         testValue: () -> Self?,
         live: () -> Self
     ) -> Self {
+        // The common miss — nothing process-wide, no strict mode, the borrowed read in use —
+        // costs one test.
+        if flags & (RuntimeFlags.processWide | RuntimeFlags.strict | RuntimeFlags.publicRead) == 0 { return live() }
+        var bound = bound
+        if flags & RuntimeFlags.publicRead != 0 {
+            bound = Binding.boundStorageThroughGet()
+            if let address = bound?._withUnsafeGuaranteedRef({ $0.address(of: Self.self) }) {
+                return address.assumingMemoryBound(to: Self.self).pointee
+            }
+            if let captured, let address = captured.address(of: Self.self) {
+                return address.assumingMemoryBound(to: Self.self).pointee
+            }
+        }
         if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self, seenFrom: bound) {
             return value
         }

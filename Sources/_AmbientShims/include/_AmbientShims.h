@@ -8,12 +8,17 @@
 extern "C" {
 #endif
 
-/// Bit 0: a task/thread binding has been made at least once in this process (never cleared).
+/// Bit 0: a task/thread binding has been made at least once in this process, and the
+///        runtime's borrowed read passed its self-check (never cleared).
 /// Bit 1: a process-wide scope is active right now.
 /// Bit 2: an enabled strict mode has been made (never cleared).
+/// Bit 3: a binding has been made, but the first binding's self-check found the runtime's
+///        borrowed read unusable: reads go through the public `TaskLocal.get()` (set instead
+///        of bit 0, never cleared).
 #define AMBIENT_FLAG_BOUND 1u
 #define AMBIENT_FLAG_PROCESS_WIDE 2u
 #define AMBIENT_FLAG_STRICT 4u
+#define AMBIENT_FLAG_PUBLIC_READ 8u
 
 extern uint32_t _ambient_flags;
 
@@ -57,7 +62,7 @@ static inline __attribute__((always_inline)) void _ambient_binding_key_store(con
 /// shared library that a host `dlopen`s, initial-exec would need the loader's small reserve
 /// of static TLS and can fail with "cannot allocate memory in static TLS block"
 /// (`Examples/Plugin` checks a `dlopen` with that reserve set to nothing).
-#define AMBIENT_TLS_MODEL
+#define AMBIENT_TLS_MODEL __attribute__((tls_model("initial-exec")))
 extern _Thread_local void *_Nullable _ambient_spare AMBIENT_TLS_MODEL;
 extern _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL;
 
