@@ -86,14 +86,18 @@ extension AmbientValue {
     /// the cold half (what ``Captured`` reads; `nil` for a plain read).
     @inlinable
     static func _current(capturedIn captured: ContextStorage?) -> Self {
-        _lookup(capturedIn: captured, live: { defaultValue }, unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: captured) })
+        _lookup(
+            capturedIn: captured, live: { defaultValue },
+            unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: captured) })
     }
 
     /// The cold half of ``current``, kept out of line (but specialised per type): the
     /// process-wide scope, then strict mode's report and test value, then the default.
     @inlinable
     @inline(never)
-    static func _notBoundHere(flags: UInt32, bound: Unmanaged<ContextStorage>?, capturedIn captured: ContextStorage?) -> Self {
+    static func _notBoundHere(
+        flags: UInt32, bound: Unmanaged<ContextStorage>?, capturedIn captured: ContextStorage?
+    ) -> Self {
         _unbound(
             flags: flags, bound: bound, capturedIn: captured, exempt: { allowsLiveReadsUnderStrictMode },
             testValue: { testValue },

@@ -141,12 +141,10 @@ extension InjectionContext {
     /// looked up where the context is used, not where it was captured.
     @inlinable
     public static var current: InjectionContext {
-        get {
-            let flags = _ambient_flags_load()
-            guard flags & RuntimeFlags.bound != 0 else { return Binding.contextWithoutBorrowing(flags: flags) }
-            guard let bound = Binding.boundStorage() else { return InjectionContext() }
-            return InjectionContext(storage: bound.takeUnretainedValue())
-        }
+        let flags = _ambient_flags_load()
+        guard flags & RuntimeFlags.bound != 0 else { return Binding.contextWithoutBorrowing(flags: flags) }
+        guard let bound = Binding.boundStorage() else { return InjectionContext() }
+        return InjectionContext(storage: bound.takeUnretainedValue())
     }
 
     /// Runs `body` inside this context: the values it holds are current, exactly as they

@@ -72,13 +72,16 @@ extension MainActorAmbientValue {
     /// ```
     @inlinable
     public static var current: Self {
-        _lookup(capturedIn: nil, live: { defaultValue }, unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: nil) })
+        _lookup(
+            capturedIn: nil, live: { defaultValue }, unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: nil) })
     }
 
     /// The cold half of ``current``, out of line (see `AmbientValue._notBoundHere`).
     @inlinable
     @inline(never)
-    static func _notBoundHere(flags: UInt32, bound: Unmanaged<ContextStorage>?, capturedIn captured: ContextStorage?) -> Self {
+    static func _notBoundHere(
+        flags: UInt32, bound: Unmanaged<ContextStorage>?, capturedIn captured: ContextStorage?
+    ) -> Self {
         _unbound(
             flags: flags, bound: bound, capturedIn: captured, exempt: { allowsLiveReadsUnderStrictMode },
             testValue: { testValue },
