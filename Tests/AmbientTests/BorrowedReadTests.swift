@@ -1,6 +1,7 @@
-@testable import Ambient
 import Foundation
 import Testing
+
+@testable import Ambient
 
 /// The read borrows the bound context through a runtime entry point no API promises
 /// (Binding.swift). The first binding checks it against `TaskLocal.get()`; if they ever
