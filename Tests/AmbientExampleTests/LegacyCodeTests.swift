@@ -24,7 +24,7 @@ struct LegacyCodeTests {
         let context = InjectionContext.current
         DispatchQueue.concurrentPerform(iterations: 400) { _ in
             let id = context.run { nextReminderId() }
-            ids.update { $0.append(id) }
+            ids.withLock { $0.append(id) }
         }
         #expect(ids.get().sorted() == Array(1...400))
     }
@@ -50,14 +50,4 @@ struct LegacyCodeTests {
         #expect(observations.search == ["buy milk", "milk the cow"])
         #expect(entries.count == 6)
     }
-}
-
-/// A value behind a lock.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func get() -> Value { lock.withLock { value } }
-    func update(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
 }

@@ -89,7 +89,7 @@ struct CapturedTests {
                 withInjected(Number(value: worker * 1_000 + index)) { Scheduler() }
             }
             for (index, scheduler) in schedulers.enumerated() where scheduler.number.value != worker * 1_000 + index {
-                mismatches.update { $0 += 1 }
+                mismatches.withLock { $0 += 1 }
             }
         }
         #expect(mismatches.get() == 0)

@@ -98,7 +98,7 @@ func payAndTrack() -> String {
 
     @Test func strictModeReportsAnUninjectedReadAndUsesTheTestValue() {
         let reported = Locked<[String]>([])
-        let strict = StrictMode { type in reported.update { $0.append("\(type)") } }
+        let strict = StrictMode { type in reported.withLock { $0.append("\(type)") } }
         withInjected(strict) {
             #expect(Session.current === Session.standIn)
             #expect(AnalyticsClient.current === AnalyticsClient.shared)  // no test value

@@ -190,7 +190,7 @@ struct ModelTests {
             for type in 0..<2 {
                 let value = type == 0 ? ModelA.current.value : ModelB.current.value
                 if value != Model.defaultValue(type), allowed[type]?.contains(value) != true {
-                    strays.update { $0.append("type \(type) read \(value)") }
+                    strays.withLock { $0.append("type \(type) read \(value)") }
                 }
             }
         }

@@ -140,11 +140,11 @@ struct ProcessWideTests {
             for index in 0..<32 {
                 group.addTask {
                     await withInjectedProcessWide(LegacySetting("task \(index)")) {
-                        if active.increment() > 1 { overlaps.update { $0 += 1 } }
+                        if active.increment() > 1 { overlaps.withLock { $0 += 1 } }
                         await Task.yield()
                         let seen = await Task.detached { LegacySetting.current.name }.value
-                        if seen != "task \(index)" { mismatches.update { $0 += 1 } }
-                        active.update { $0 -= 1 }
+                        if seen != "task \(index)" { mismatches.withLock { $0 += 1 } }
+                        active.withLock { $0 -= 1 }
                     }
                 }
             }
@@ -162,12 +162,12 @@ struct ProcessWideTests {
         let threads = (0..<8).map { index in
             Thread {
                 withInjectedProcessWide(LegacyLimit(value: index)) {
-                    if active.increment() > 1 { overlaps.update { $0 += 1 } }
+                    if active.increment() > 1 { overlaps.withLock { $0 += 1 } }
                     usleep(200)
-                    if onQueue(.global(), { LegacyLimit.current.value }) != index { overlaps.update { $0 += 1 } }
-                    active.update { $0 -= 1 }
+                    if onQueue(.global(), { LegacyLimit.current.value }) != index { overlaps.withLock { $0 += 1 } }
+                    active.withLock { $0 -= 1 }
                 }
-                finished.update { $0 += 1 }
+                finished.withLock { $0 += 1 }
             }
         }
         for thread in threads { thread.start() }
@@ -175,12 +175,12 @@ struct ProcessWideTests {
             for index in 100..<108 {
                 group.addTask {
                     await withInjectedProcessWide(LegacyLimit(value: index)) {
-                        if active.increment() > 1 { overlaps.update { $0 += 1 } }
+                        if active.increment() > 1 { overlaps.withLock { $0 += 1 } }
                         try? await Task.sleep(for: .microseconds(200))
                         if await Task.detached(operation: { LegacyLimit.current.value }).value != index {
-                            overlaps.update { $0 += 1 }
+                            overlaps.withLock { $0 += 1 }
                         }
-                        active.update { $0 -= 1 }
+                        active.withLock { $0 -= 1 }
                     }
                 }
             }
@@ -198,13 +198,13 @@ struct ProcessWideTests {
                 for index in 0..<8 {
                     group.addTask {
                         await withInjectedProcessWide(LegacyLimit(value: index)) {
-                            if active.increment() > 1 { overlaps.update { $0 += 1 } }
+                            if active.increment() > 1 { overlaps.withLock { $0 += 1 } }
                             await Task.yield()
                             let seen = await Task.detached {
                                 "\(LegacySetting.current.name)/\(LegacyLimit.current.value)"
                             }.value
-                            if seen != "outer/\(index)" { overlaps.update { $0 += 1 } }
-                            active.update { $0 -= 1 }
+                            if seen != "outer/\(index)" { overlaps.withLock { $0 += 1 } }
+                            active.withLock { $0 -= 1 }
                         }
                     }
                 }
@@ -241,7 +241,7 @@ final class AsyncGate: Sendable {
 
     func wait() async {
         await withCheckedContinuation { continuation in
-            let resumeNow = state.update { state -> Bool in
+            let resumeNow = state.withLock { state -> Bool in
                 if state.open { return true }
                 state.waiters.append(continuation)
                 return false
@@ -251,7 +251,7 @@ final class AsyncGate: Sendable {
     }
 
     func open() {
-        let waiters = state.update { state in
+        let waiters = state.withLock { state in
             state.open = true
             defer { state.waiters = [] }
             return state.waiters

@@ -53,7 +53,7 @@ struct PropagationTests {
                 queue.async(
                     group: group,
                     execute: InjectionContext.current.bind {
-                        seen.update { $0.append(Tag.current.name) }
+                        seen.withLock { $0.append(Tag.current.name) }
                     })
             }
             group.wait()

@@ -75,13 +75,13 @@ struct ScopeRecyclingTests {
                     {
                         Number.current.value == value && Tag.current.name == "\(value)" ? InjectionContext.current : nil
                     }
-                    if inner == nil { failures.update { $0 += 1 } }
+                    if inner == nil { failures.withLock { $0 += 1 } }
                     return InjectionContext.current
                 }
                 if round % 7 == 0 { kept.append((context, value)) }
             }
             for (context, value) in kept where context[Number.self]?.value != value {
-                failures.update { $0 += 1 }
+                failures.withLock { $0 += 1 }
             }
         }
         await withTaskGroup(of: Bool.self) { group in
@@ -97,7 +97,7 @@ struct ScopeRecyclingTests {
                     return ok
                 }
             }
-            for await ok in group where !ok { failures.update { $0 += 1 } }
+            for await ok in group where !ok { failures.withLock { $0 += 1 } }
         }
         #expect(failures.get() == 0)
     }

@@ -46,7 +46,7 @@ struct StressTests {
                     }
                     if Number.current.value != 0 { bad += 1 }
                 }
-                mismatches.update { $0 += bad }
+                mismatches.withLock { $0 += bad }
                 done.leave()
             }.start()
         }
@@ -63,7 +63,7 @@ struct StressTests {
                     Tag.current.name == "shared" && Wide.current == Wide(7) && Number.current.value == index
                 }
             }
-            if !ok { mismatches.update { $0 += 1 } }
+            if !ok { mismatches.withLock { $0 += 1 } }
         }
         #expect(mismatches.get() == 0)
     }

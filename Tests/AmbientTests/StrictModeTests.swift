@@ -25,7 +25,7 @@ struct AlwaysLive: AmbientValue {
 struct StrictModeTests {
     func recording(allowing allowed: [any Injectable.Type] = []) -> (StrictMode, Locked<[String]>) {
         let reports = Locked<[String]>([])
-        return (StrictMode(allowing: allowed) { type in reports.update { $0.append("\(type)") } }, reports)
+        return (StrictMode(allowing: allowed) { type in reports.withLock { $0.append("\(type)") } }, reports)
     }
 
     @Test func aProcessWideStrictModeReportsReadsOnThreadsTheContextNeverReached() async {

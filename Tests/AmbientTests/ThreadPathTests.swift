@@ -16,7 +16,7 @@ struct ThreadPathTests {
             let once = Locked(false)
             withInjected(Tag("injected")) {
                 start { name in
-                    if !once.update({
+                    if !once.withLock({
                         let first = !$0
                         $0 = true
                         return first

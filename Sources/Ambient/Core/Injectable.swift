@@ -56,7 +56,9 @@ extension Injectable {
     /// The cold half of the read: in a process whose borrowed read failed its self-check,
     /// the bound context through `TaskLocal.get()` and then `captured`; the process-wide scope
     /// (if one is active and this reader may see it), then strict mode's report and
-    /// `testValue()` (unless `exempt()`), then `live()`. Inlined into each protocol's
+    /// `testValue()` (unless `exempt()`), then `live()`. The strict mode that decides is found
+    /// in the same order as a value: bound here, then `captured` (an object made under strict
+    /// mode stays strict in its callbacks), then the process-wide scope. Inlined into each protocol's
     /// out-of-line `_notBoundHere`.
     @inlinable
     static func _unbound(
@@ -80,10 +82,18 @@ extension Injectable {
                 return address.assumingMemoryBound(to: Self.self).pointee
             }
         }
-        if flags & RuntimeFlags.processWide != 0, let value = ProcessWide.value(of: Self.self, seenFrom: bound) {
-            return value
+        // One hazard-pointer read of the process-wide snapshot serves both lookups: the value,
+        // and (if it is not there) the strict mode that snapshot may hold.
+        var processWideStrictMode: StrictMode?
+        if flags & RuntimeFlags.processWide != 0 {
+            let found = ProcessWide.value(
+                of: Self.self, orStrictMode: flags & RuntimeFlags.strict != 0, seenFrom: bound)
+            if let value = found.value { return value }
+            processWideStrictMode = found.strictMode
         }
-        if flags & RuntimeFlags.strict != 0, !exempt(), StrictMode.reportsLiveRead(of: Self.self),
+        if flags & RuntimeFlags.strict != 0, !exempt(),
+            StrictMode.reportsLiveRead(
+                of: Self.self, bound: bound, captured: captured, processWide: processWideStrictMode),
             let value = testValue()
         {
             return value

@@ -211,14 +211,23 @@ enum ProcessWide {
     static let owner = TaskLocal<UInt64>(wrappedValue: 0)
 
     /// The value the active process-wide scope injects for `V`, if any and if a reader
-    /// whose binding is `bound` may see it. Lock-free (see the top of this file).
+    /// whose binding is `bound` may see it; when it injects none and `strict` is set, the
+    /// ``StrictMode`` it injects, if any (the read's next question, answered from the same
+    /// protected snapshot). Lock-free (see the top of this file).
     @inlinable
-    static func value<V: Injectable>(of _: V.Type, seenFrom bound: Unmanaged<ContextStorage>?) -> V? {
-        guard let raw = _ambient_pw_protect() else { return nil }
+    static func value<V: Injectable>(
+        of _: V.Type,
+        orStrictMode strict: Bool,
+        seenFrom bound: Unmanaged<ContextStorage>?
+    ) -> (value: V?, strictMode: StrictMode?) {
+        guard let raw = _ambient_pw_protect() else { return (nil, nil) }
         defer { _ambient_pw_unprotect() }
         return Unmanaged<Snapshot>.fromOpaque(raw)._withUnsafeGuaranteedRef { snapshot in
-            guard snapshot.isVisible(from: bound), let storage = snapshot.storage else { return nil }
-            return storage._withUnsafeGuaranteedRef { $0.value(of: V.self) }
+            guard snapshot.isVisible(from: bound), let storage = snapshot.storage else { return (nil, nil) }
+            return storage._withUnsafeGuaranteedRef { storage in
+                if let value = storage.value(of: V.self) { return (value, nil) }
+                return (nil, strict ? storage.value(of: StrictMode.self) : nil)
+            }
         }
     }
 

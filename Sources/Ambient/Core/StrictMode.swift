@@ -99,16 +99,23 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
     }
 
     /// A read of `type` found nothing injected (and the type does not exempt itself):
-    /// reports it if the strict mode in effect here says so. `true` when it reported, and
-    /// the reader should use the type's `testValue` (if any) instead of the live default.
-    /// Out of line and not generic: only reads that miss under strict mode come here.
+    /// reports it if the strict mode in effect for that read says so. `true` when it
+    /// reported, and the reader should use the type's `testValue` (if any) instead of the
+    /// live default. The strict mode in effect is the one bound here, else the one in
+    /// `captured` (a ``Captured`` read), else `processWide` (what the read's process-wide
+    /// lookup found: no second hazard-pointer round trip), else off. Out of line and not
+    /// generic: only reads that miss under strict mode come here.
     @usableFromInline
-    static func reportsLiveRead(of type: any Injectable.Type) -> Bool {
-        // StrictMode's own read below must not come back here.
+    static func reportsLiveRead(
+        of type: any Injectable.Type,
+        bound: Unmanaged<ContextStorage>?,
+        captured: ContextStorage?,
+        processWide: StrictMode?
+    ) -> Bool {
         guard type != StrictMode.self else { return false }
-        // The ordinary lookup: bound here, else a process-wide scope this reader may see
-        // (how a process-wide strict mode reaches threads the test never reached).
-        let strict = StrictMode.current
+        let strict =
+            bound?._withUnsafeGuaranteedRef { $0.value(of: StrictMode.self) }
+            ?? captured?.value(of: StrictMode.self) ?? processWide ?? .off
         guard !strict.allows(type) else { return false }
         strict.report?(type)
         return true

@@ -5,8 +5,9 @@
 /// let seen = Locked<[String]>([])
 /// seen.withLock { $0.append("x") }
 /// ```
-package final class Locked<State>: @unchecked Sendable {
-    // @unchecked: `state` is only read or written inside `withLock`, under `lock`.
+package final class Locked<State: Sendable>: @unchecked Sendable {
+    // @unchecked: `state` is only read or written inside `withLock`, under `lock`; `State` is
+    // `Sendable`, so a value taken out of the lock may go to another thread.
     private let lock = Lock()
     private var state: State
 
@@ -20,5 +21,15 @@ package final class Locked<State>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state)
+    }
+
+    /// The state, copied out under the lock.
+    package func get() -> State {
+        withLock { $0 }
+    }
+
+    /// Replaces the state.
+    package func set(_ newState: State) {
+        withLock { $0 = newState }
     }
 }

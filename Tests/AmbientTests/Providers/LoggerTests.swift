@@ -44,7 +44,7 @@ struct LoggerTests {
     @Test func messagesBelowTheLevelAreNeverBuilt() {
         let built = Locked(0)
         func expensive() -> String {
-            built.update { $0 += 1 }
+            built.withLock { $0 += 1 }
             return "expensive"
         }
         let log = Logger.capturing(level: .error)
@@ -83,7 +83,9 @@ struct LoggerTests {
     @Test func aCustomSinkReceivesEntries() {
         struct Forwarding: LogSink {
             let lines: Locked<[String]>
-            func write(_ entry: Ambient.Logger.Entry) { lines.update { $0.append("\(entry.level): \(entry.message)") } }
+            func write(_ entry: Ambient.Logger.Entry) {
+                lines.withLock { $0.append("\(entry.level): \(entry.message)") }
+            }
         }
         let lines = Locked<[String]>([])
         let logger = Ambient.Logger(sink: Forwarding(lines: lines), level: .warning)

@@ -15,7 +15,7 @@ struct PinnedFakeTests {
     func recording() -> (StrictMode, IssueReporter, Locked<[String]>) {
         let reports = Locked<[String]>([])
         let strict = StrictMode(allowing: [IssueReporter.self]) { _ in }
-        let reporter = IssueReporter { message, _ in reports.update { $0.append(message) } }
+        let reporter = IssueReporter { message, _ in reports.withLock { $0.append(message) } }
         return (strict, reporter, reports)
     }
 

@@ -162,7 +162,7 @@ struct TestClockSettlingTests {
     @Test func workThatNeverSettlesIsReportedNotHung() async throws {
         let testClock = TestClock(settleTimeout: .milliseconds(200))
         let reports = Locked<[String]>([])
-        let reporter = IssueReporter { message, _ in reports.update { $0.append(message) } }
+        let reporter = IssueReporter { message, _ in reports.withLock { $0.append(message) } }
         let stop = Locked(false)
         let task = Task {
             try await withInjected(testClock.clock) {
@@ -192,7 +192,7 @@ struct TestClockSettlingTests {
         let testClock = TestClock()
         let reports = Locked<[String]>([])
         let reporter = IssueReporter { message, location in
-            reports.update { $0.append("\(location.fileID) \(message)") }
+            reports.withLock { $0.append("\(location.fileID) \(message)") }
         }
         let forever = Task {
             try await withInjected(testClock.clock) {

@@ -176,6 +176,6 @@ func waitUntil(_ condition: @Sendable () -> Bool) async {
 /// Records strings from many tasks.
 final class Recorder: Sendable {
     private let storage = Locked<[String]>([])
-    func append(_ value: String) { storage.update { $0.append(value) } }
+    func append(_ value: String) { storage.withLock { $0.append(value) } }
     var values: [String] { storage.get() }
 }

@@ -25,7 +25,7 @@ struct UUIDAndRandomTests {
         let seen = Locked<Set<UUID>>([])
         DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
             let id = generator()
-            seen.update { _ = $0.insert(id) }
+            seen.withLock { _ = $0.insert(id) }
         }
         #expect(seen.get().count == 1_000)
         #expect(generator().uuidString == "00000000-0000-0000-0000-0000000003E8")

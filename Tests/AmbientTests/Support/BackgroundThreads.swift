@@ -1,3 +1,4 @@
+import Ambient
 import Dispatch
 import Foundation
 

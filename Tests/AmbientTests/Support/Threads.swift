@@ -1,3 +1,4 @@
+import Ambient
 import Dispatch
 import Foundation
 
@@ -32,23 +33,10 @@ func onQueue<T: Sendable>(_ queue: DispatchQueue, _ body: @escaping @Sendable ()
     return result.get()!
 }
 
-/// A value behind a lock, for collecting results from other threads.
-final class Locked<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func get() -> Value { lock.withLock { value } }
-    func set(_ newValue: Value) { lock.withLock { value = newValue } }
-    func update<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
-}
-
-extension Locked where Value == Int {
+extension Locked where State == Int {
     /// Adds one and returns the new count (an occupancy counter's "enter").
     func increment() -> Int {
-        update { count in
+        withLock { count in
             count += 1
             return count
         }

@@ -53,7 +53,9 @@ import Foundation
 final class WokenWork: @unchecked Sendable {
     // @unchecked: `state` is a `Locked`; `executor` is set once, in `init`.
 
-    private struct Waiter {
+    // @unchecked: a `DispatchWorkItem` may be cancelled from any thread (Dispatch documents
+    // it thread-safe), but swift-corelibs-libdispatch does not mark it `Sendable`.
+    private struct Waiter: @unchecked Sendable {
         let id: UInt64
         let continuation: CheckedContinuation<Bool, Never>
         let timer: DispatchWorkItem
