@@ -26,7 +26,9 @@
 ///    was made earlier, a singleton made at launch, still wins);
 /// 2. the scope that created the object;
 /// 3. everything ``AmbientValue/current`` looks at: a process-wide scope, strict mode,
-///    the default.
+///    the default. The strict mode that applies is found in the same order: an object made
+///    inside a strict test reports the reads its callbacks make of types nobody injected,
+///    on whatever thread they run.
 ///
 /// This is what swift-dependencies' `@Dependency` gives class-based code. The captured
 /// context keeps its values alive for as long as the object lives. A property wrapper

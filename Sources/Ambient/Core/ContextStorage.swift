@@ -50,7 +50,10 @@ struct ContextHeader {
 /// followed by the bytes of the owned values. A lookup compares metadata pointers over at
 /// most one slot per distinct injected type, so its cost does not depend on nesting
 /// depth, and it never casts an existential: once the type matched, the pointer is read
-/// as that type.
+/// as that type. (One exception, decided: a type passed twice in *one* call takes a slot
+/// per value — the later argument's first, so it is the one found — and both values live
+/// until the scope ends; inherited slots are never duplicated, and `forEachSlot` and
+/// `injectedTypes` list the type once.)
 @usableFromInline
 final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
     // Not `Sendable` to the compiler (`ManagedBuffer` opts out), but safe to share: it is

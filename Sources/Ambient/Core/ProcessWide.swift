@@ -19,7 +19,9 @@ import _AmbientShims
 // invalidation broadcast: hazard pointers need neither, and readers outnumber writers by
 // orders of magnitude.
 //
-// Who sees the values. A task or thread that carries a binding of its own belongs to
+// Who sees the values. A task or thread that carries a binding of its own — one that injects
+// something: running the empty context (`InjectionContext().run`) is no binding, exactly as
+// `run` documents ("every other type reads as it would outside any scope") — belongs to
 // another scope (a test under `.injecting`, say), and never sees a process-wide value it
 // did not ask for; otherwise parallel tests would see each other's fakes, which is the
 // swizzle's flaw. The scope's body runs in a context marked with its level's token
