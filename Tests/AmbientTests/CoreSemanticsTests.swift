@@ -21,9 +21,9 @@ import Darwin
         init(name: String, counted: Bool = true) {
             self.name = name
             self.counted = counted
-            if counted { _ = Self.live.withLock { $0 += 1 } }
+            if counted { Self.live.withLock { $0 += 1 } }
         }
-        deinit { if counted { _ = Self.live.withLock { $0 -= 1 } } }
+        deinit { if counted { Self.live.withLock { $0 -= 1 } } }
     }
 
     @Test func aTypePassedTwiceInOneScopeKeepsTheLaterValueAndDestroysBoth() {

@@ -82,36 +82,6 @@ extension ContextStorage {
         emptied()
     }
 
-    /// `empty()` for a storage made by `make(one:over:)` with a `V`.
-    @inlinable
-    func empty<V: Injectable>(_: V.Type) {
-        withUnsafeMutablePointerToElements { slots in
-            Self.destroyValue(V.self, at: slots[0].value)
-        }
-        emptied()
-    }
-
-    /// `empty()` for a storage made by `make(_:_:over:)` with an `A` and a `B`.
-    @inlinable
-    func empty<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
-        withUnsafeMutablePointerToElements { slots in
-            Self.destroyValue(B.self, at: slots[0].value)  // last argument first
-            Self.destroyValue(A.self, at: slots[1].value)
-        }
-        emptied()
-    }
-
-    /// `empty()` for a storage made by `make(_:_:_:over:)` with an `A`, a `B` and a `C`.
-    @inlinable
-    func empty<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
-        withUnsafeMutablePointerToElements { slots in
-            Self.destroyValue(C.self, at: slots[0].value)  // last argument first
-            Self.destroyValue(B.self, at: slots[1].value)
-            Self.destroyValue(A.self, at: slots[2].value)
-        }
-        emptied()
-    }
-
     /// The header of an empty storage: no slots, no parent (released here).
     @inlinable
     func emptied() {

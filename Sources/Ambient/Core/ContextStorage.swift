@@ -83,69 +83,6 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
         )
     }
 
-    // Spelled-out one-, two- and three-value overloads
-    // -------------------------------------------------
-    // The forms of `make` below behave exactly as the variadic one above; the
-    // spelled-out `injecting` overloads call them.
-    // They exist only for speed: the compiler does not yet specialise the generic calls made
-    // inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic form goes
-    // through unspecialised metadata for every value. They can go once it does: when the
-    // benchmark rows "scope: withInjected variadic, 1 value"
-    // and "…, 3 values" (which build their storage through the variadic `make`) measure the same as the rows without "variadic",
-    // delete them and nothing else changes (same behaviour, same tests).
-
-    /// A new storage holding `value` on top of `parent`'s.
-    @inlinable
-    static func make<V: Injectable>(one value: V, over parent: ContextStorage?) -> ContextStorage {
-        make(
-            owned: 1,
-            bytes: reservation(for: V.self),
-            over: parent,
-            reinjects: { ObjectIdentifier($0) == ObjectIdentifier(V.self) },
-            place: { slots, cursor in
-                var index = 1
-                storeValue(value, in: slots, at: &index, bytes: &cursor)
-            }
-        )
-    }
-
-    /// A new storage holding `a` and `b` on top of `parent`'s (specialised, as ``make(one:over:)``).
-    /// Labelled, as `three:` is: unlabelled, the variadic `make` (which returns an optional,
-    /// as `InjectionContext(storage:)` takes) would win overload resolution.
-    @inlinable
-    static func make<A: Injectable, B: Injectable>(two a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage {
-        make(
-            owned: 2,
-            bytes: reservation(for: A.self) + reservation(for: B.self),
-            over: parent,
-            reinjects: { isAmong($0, A.self, B.self) },
-            place: { slots, cursor in
-                var index = 2
-                storeValue(a, in: slots, at: &index, bytes: &cursor)
-                storeValue(b, in: slots, at: &index, bytes: &cursor)
-            }
-        )
-    }
-
-    /// A new storage holding `a`, `b` and `c` on top of `parent`'s (specialised).
-    @inlinable
-    static func make<A: Injectable, B: Injectable, C: Injectable>(
-        three a: A, _ b: B, _ c: C, over parent: ContextStorage?
-    ) -> ContextStorage {
-        make(
-            owned: 3,
-            bytes: reservation(for: A.self) + reservation(for: B.self) + reservation(for: C.self),
-            over: parent,
-            reinjects: { isAmong($0, A.self, B.self, C.self) },
-            place: { slots, cursor in
-                var index = 3
-                storeValue(a, in: slots, at: &index, bytes: &cursor)
-                storeValue(b, in: slots, at: &index, bytes: &cursor)
-                storeValue(c, in: slots, at: &index, bytes: &cursor)
-            }
-        )
-    }
-
     /// Allocates a storage for `owned` new values needing at most `bytes` bytes, lets
     /// `place` fill slots `0..<owned` (last argument first, so it wins a duplicate) and
     /// the bytes after all slots, then copies the slots of `parent` whose types are not
@@ -197,7 +134,7 @@ final class ContextStorage: ManagedBuffer<ContextHeader, ContextSlot> {
             var next = owned
             parent.withUnsafeMutablePointers { header, parentSlots in
                 for index in 0..<header.pointee.count where !reinjects(parentSlots[index].type) {
-                    (slots + next).initialize(to: parentSlots[index])
+                    UnsafeMutableRawPointer(slots + next).initializeMemory(as: ContextSlot.self, to: parentSlots[index])
                     next += 1
                 }
             }
@@ -304,7 +241,10 @@ extension ContextStorage {
         let address = cursor.alignedUp(for: V.self)
         address.initializeMemory(as: V.self, to: value)
         cursor = address + MemoryLayout<V>.size
-        (slots + index).initialize(to: ContextSlot(type: V.self, value: UnsafeRawPointer(address)))
+        // Raw initialisation binds the slot's memory to `ContextSlot` (a recycled storage may
+        // have held a value's bytes there).
+        UnsafeMutableRawPointer(slots + index).initializeMemory(
+            as: ContextSlot.self, to: ContextSlot(type: V.self, value: UnsafeRawPointer(address)))
     }
 
     /// Whether `type` is one of `types`.
@@ -318,9 +258,20 @@ extension ContextStorage {
     }
 
     /// Destroys the `V` at `address`: specialised where `V` is known (the spelled-out
-    /// `empty` forms), opened from a slot otherwise.
+    /// `empty` forms), opened from a slot otherwise. The memory was bound to `V` when the
+    /// value was stored (`storeValue`'s raw initialisation).
     @inlinable
     static func destroyValue<V: Injectable>(_: V.Type, at address: UnsafeRawPointer) {
         UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
+    }
+
+    /// Destroys the value of `slot`, which the caller knows holds a `V` (the spelled-out
+    /// `empty` forms); a debug build checks the slot says so.
+    @inlinable
+    static func destroyValue<V: Injectable>(_: V.Type, of slot: ContextSlot) {
+        assert(
+            ObjectIdentifier(slot.type) == ObjectIdentifier(V.self),
+            "ContextStorage.empty: slot holds a \(slot.type), not the \(V.self) its make stored")
+        destroyValue(V.self, at: slot.value)
     }
 }
