@@ -29,7 +29,10 @@ package final class Lock: @unchecked Sendable {
     // @unchecked: the mutex and condition are the synchronisation; they live at stable
     // addresses allocated here and are only touched through the platform's calls.
     #if os(Windows)
-    private let mutex = UnsafeMutablePointer<CRITICAL_SECTION>.allocate(capacity: 1)
+    // Non-recursive: a slim reader/writer lock taken exclusively (never recursive, as
+    // the POSIX error-checking mutex is not). Recursive: a critical section, which always is.
+    private let mutex = UnsafeMutablePointer<SRWLOCK>.allocate(capacity: 1)
+    private let section: UnsafeMutablePointer<CRITICAL_SECTION>?
     private let condition = UnsafeMutablePointer<CONDITION_VARIABLE>.allocate(capacity: 1)
     #else
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -41,8 +44,13 @@ package final class Lock: @unchecked Sendable {
     package init(recursive: Bool = false) {
         self.recursive = recursive
         #if os(Windows)
-        // A critical section is always recursive.
-        InitializeCriticalSection(mutex)
+        InitializeSRWLock(mutex)
+        if recursive {
+            section = UnsafeMutablePointer<CRITICAL_SECTION>.allocate(capacity: 1)
+            InitializeCriticalSection(section)
+        } else {
+            section = nil
+        }
         InitializeConditionVariable(condition)
         #else
         var attributes = pthread_mutexattr_t()
@@ -57,7 +65,10 @@ package final class Lock: @unchecked Sendable {
 
     deinit {
         #if os(Windows)
-        DeleteCriticalSection(mutex)
+        if let section {
+            DeleteCriticalSection(section)
+            section.deallocate()
+        }
         #else
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
@@ -69,7 +80,7 @@ package final class Lock: @unchecked Sendable {
     /// Takes the lock, waiting while another thread holds it.
     package func lock() {
         #if os(Windows)
-        EnterCriticalSection(mutex)
+        if let section { EnterCriticalSection(section) } else { AcquireSRWLockExclusive(mutex) }
         #else
         let result = pthread_mutex_lock(mutex)
         precondition(result == 0, "Ambient.Lock: lock failed (\(result)); a non-recursive lock taken twice?")
@@ -79,7 +90,7 @@ package final class Lock: @unchecked Sendable {
     /// Releases the lock, which the calling thread must hold.
     package func unlock() {
         #if os(Windows)
-        LeaveCriticalSection(mutex)
+        if let section { LeaveCriticalSection(section) } else { ReleaseSRWLockExclusive(mutex) }
         #else
         let result = pthread_mutex_unlock(mutex)
         precondition(result == 0, "Ambient.Lock: unlock failed (\(result)); released by a thread not holding it?")
@@ -100,7 +111,7 @@ package final class Lock: @unchecked Sendable {
     package func wait() {
         precondition(!recursive, "Ambient.Lock: a recursive lock cannot be waited on")
         #if os(Windows)
-        _ = SleepConditionVariableCS(condition, mutex, INFINITE)
+        _ = SleepConditionVariableSRW(condition, mutex, INFINITE, 0)
         #else
         let result = pthread_cond_wait(condition, mutex)
         precondition(result == 0, "Ambient.Lock: wait failed (\(result)); the lock must be held")
