@@ -61,8 +61,9 @@ static inline __attribute__((always_inline)) void _ambient_binding_key_store(con
 /// SwiftPM links a library) the linker relaxes the access to one instruction anyway, and in a
 /// shared library that a host `dlopen`s, initial-exec would need the loader's small reserve
 /// of static TLS and can fail with "cannot allocate memory in static TLS block"
-/// (`Examples/Plugin` checks a `dlopen` with that reserve set to nothing).
-#define AMBIENT_TLS_MODEL __attribute__((tls_model("initial-exec")))
+/// (`Examples/Plugin/scripts/run` checks the library carries no STATIC_TLS flag, then loads
+/// it with `dlopen`).
+#define AMBIENT_TLS_MODEL
 extern _Thread_local void *_Nullable _ambient_spare AMBIENT_TLS_MODEL;
 extern _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL;
 
