@@ -1,6 +1,5 @@
-// swift-tools-version: 6.2
-// 6.2: `nonisolated(nonsending)` async scopes (never a hop), as swift-log 1.16, which the
-// SwiftLog trait uses, already requires; package traits; Swift Testing's `TestScoping`.
+// swift-tools-version: 6.1
+// 6.1: package traits, and Swift Testing's `TestScoping` (AmbientTesting's traits).
 import PackageDescription
 
 /// What each bridge needs, only when its trait is on: the library, the bridges' tests and

@@ -16,6 +16,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
     ],
     targets: [
+        // Instruction counts per operation under callgrind: repeatable to the instruction on
+        // a noisy machine. `./instructions` runs it.
+        .executableTarget(
+            name: "InstructionCount",
+            dependencies: [.product(name: "Ambient", package: "Ambient")]
+        ),
         .executableTarget(
             name: "ScaleCheck",
             dependencies: [

@@ -1,7 +1,7 @@
 import _AmbientShims
 
 /// A type whose current value is *ambient*: read from wherever the code happens to be
-/// running, and replaceable for the length of a scope with ``withInjected(_:operation:)-9afd2``.
+/// running, and replaceable for the length of a scope with ``withInjected(_:operation:)``.
 ///
 /// Conforming is the whole job. Supply the live value, and every call site gets
 /// ``current``:
@@ -26,9 +26,9 @@ import _AmbientShims
 /// knows about them.
 ///
 /// ## Where `current` comes from
-/// 1. the innermost ``withInjected(_:operation:)-9afd2`` (or ``InjectionContext/run(_:)-1socv``) scope on this
+/// 1. the innermost ``withInjected(_:operation:)`` (or ``InjectionContext/run(_:)``) scope on this
 ///    task — or, in synchronous code outside any task, on this thread;
-/// 2. otherwise an active ``withInjectedProcessWide(_:operation:)-8dq9f`` scope, if this task or
+/// 2. otherwise an active ``withInjectedProcessWide(_:operation:)`` scope, if this task or
 ///    thread may see it: it carries no binding of its own (a legacy thread), or its binding
 ///    was made inside that scope (the scope's own task, the tasks it starts, contexts
 ///    captured there);

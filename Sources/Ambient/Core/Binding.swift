@@ -137,7 +137,7 @@ extension InjectionContext {
     /// Everything injected here: the context of the innermost enclosing scope on this
     /// task (or, outside any task, this thread). Empty outside every scope.
     ///
-    /// Process-wide values (``withInjectedProcessWide(_:operation:)-8dq9f``) are not part of it: they are
+    /// Process-wide values (``withInjectedProcessWide(_:operation:)``) are not part of it: they are
     /// looked up where the context is used, not where it was captured.
     @inlinable
     public static var current: InjectionContext {
@@ -185,8 +185,7 @@ extension InjectionContext {
         return try outcome.get()
     }
 
-    /// Runs the asynchronous `body` inside this context, on the caller's isolation
-    /// (`nonisolated(nonsending)`: no hop).
+    /// Runs the asynchronous `body` inside this context, on the caller's isolation (no hop).
     ///
     /// ```swift
     /// let context = InjectionContext.current
@@ -197,13 +196,24 @@ extension InjectionContext {
     ///
     /// - Returns: Whatever `body` returns.
     @inlinable
-    public nonisolated(nonsending) func run<R, Failure: Error>(
-        _ body: nonisolated(nonsending) () async throws(Failure) -> R
+    public func run<R, Failure: Error>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> R {
-        // No `isolation:` argument: `withValue` takes the caller's (`#isolation`, which here
-        // is this function's caller's), and on Swift 6.4, where that parameter is deprecated,
-        // this call resolves to its `nonisolated(nonsending)` form.
-        return try await Binding.markedTaskLocal().withValue(self, operation: { await _capture(body) }).get()
+        // Why not `nonisolated(nonsending)`: on Swift 6.3 such a function switches back to
+        // its caller's executor after the `await` (`swift_task_switch`), about 180
+        // instructions a scope more than this `isolated` parameter, which runs on the same
+        // actor (Benchmarks/instructions). `body` goes to `withValue` as it is (a closure
+        // around it would be another async frame), and with no `isolation:` argument, as
+        // swift-log calls it: `withValue`'s default is `#isolation`, here this function's
+        // `isolation`, and on Swift 6.4, which deprecates that parameter, the same call
+        // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
+        // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
+        do {
+            return try await Binding.markedTaskLocal().withValue(self, operation: body)
+        } catch {
+            throw error as! Failure
+        }
     }
 
     /// Wraps `body` so that, wherever and whenever it is called, it runs inside this
@@ -304,18 +314,6 @@ struct _UncheckedBody<each Argument, R> {
 func _capture<R, Failure: Error>(_ body: () throws(Failure) -> R) -> Result<R, Failure> {
     do throws(Failure) {
         return .success(try body())
-    } catch {
-        return .failure(error)
-    }
-}
-
-/// Runs the asynchronous `body`, returning its result or its typed error as a `Result`.
-@inlinable
-nonisolated(nonsending) func _capture<R, Failure: Error>(
-    _ body: nonisolated(nonsending) () async throws(Failure) -> R
-) async -> Result<R, Failure> {
-    do throws(Failure) {
-        return .success(try await body())
     } catch {
         return .failure(error)
     }

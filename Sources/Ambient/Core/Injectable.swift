@@ -1,6 +1,6 @@
 import _AmbientShims
 
-/// A type whose values ``withInjected(_:operation:)-9afd2`` accepts: every ``AmbientValue`` and
+/// A type whose values ``withInjected(_:operation:)`` accepts: every ``AmbientValue`` and
 /// every ``MainActorAmbientValue``.
 ///
 /// Conform to one of those two, not to this: it has no requirements and gives no

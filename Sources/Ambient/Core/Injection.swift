@@ -21,7 +21,7 @@
 /// - Other tasks and threads are unaffected, so parallel tests never see each other's
 ///   values. Work hopping to `Task.detached`, `DispatchQueue` or `Thread` does not inherit
 ///   the values; carry them with ``InjectionContext/current`` and
-///   `InjectionContext.bind(_:)`, or see ``withInjectedProcessWide(_:operation:)-8dq9f``.
+///   `InjectionContext.bind(_:)`, or see ``withInjectedProcessWide(_:operation:)``.
 ///
 /// - Parameters:
 ///   - values: The values to make current.
@@ -44,24 +44,26 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
 /// }
 /// ```
 ///
-/// The scope and `body` run on the caller's isolation, `nonisolated(nonsending)` as the
-/// standard library's own `withValue` is declared from Swift 6.4: no hop off the main
-/// actor (a main-actor test or view model calls its own methods inside with no `await`),
-/// and a non-`Sendable` result passes straight through. Cancellation ends it like a throw:
-/// the previous values are current again. See the synchronous overload for the rules.
+/// The scope and `body` run on the caller's isolation, with no hop: a main-actor test or
+/// view model calls its own methods inside with no `await`, mutates its non-`Sendable`
+/// locals, and gets a non-`Sendable` result straight through. Cancellation ends it like a
+/// throw: the previous values are current again. See the synchronous overload for the
+/// rules.
 ///
 /// - Parameters:
 ///   - values: The values to make current.
+///   - isolation: The caller's isolation; leave the default.
 ///   - body: The work to run with them.
 /// - Returns: Whatever `body` returns.
 @inlinable
-public nonisolated(nonsending) func withInjected<each V: Injectable, R, Failure: Error>(
+public func withInjected<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
-    operation body: nonisolated(nonsending) () async throws(Failure) -> R
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(repeat each values)
     defer { scope._endScope() }
-    return try await scope.run(body)
+    return try await scope.run(isolation: isolation, body)
 }
 
 // Spelled-out one-, two- and three-value overloads
@@ -93,17 +95,18 @@ public func withInjected<V: Injectable, R, Failure: Error>(
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
-/// variadic `withInjected(_:operation:)`, which the compiler picks for a single
+/// variadic `withInjected(_:isolation:operation:)`, which the compiler picks for a single
 /// argument.
 @_documentation(visibility: internal)
 @inlinable
-public nonisolated(nonsending) func withInjected<V: Injectable, R, Failure: Error>(
+public func withInjected<V: Injectable, R, Failure: Error>(
     _ value: V,
-    operation body: nonisolated(nonsending) () async throws(Failure) -> R
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(value)
     defer { scope._endScope(V.self) }
-    return try await scope.run(body)
+    return try await scope.run(isolation: isolation, body)
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
@@ -122,14 +125,15 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
 /// variadic `withInjected`, picked by the compiler.
 @_documentation(visibility: internal)
 @inlinable
-public nonisolated(nonsending) func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
+public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     _ a: A,
     _ b: B,
-    operation body: nonisolated(nonsending) () async throws(Failure) -> R
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(a, b)
     defer { scope._endScope(A.self, B.self) }
-    return try await scope.run(body)
+    return try await scope.run(isolation: isolation, body)
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
@@ -149,13 +153,14 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
 /// async variadic `withInjected`, picked by the compiler.
 @_documentation(visibility: internal)
 @inlinable
-public nonisolated(nonsending) func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure: Error>(
+public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure: Error>(
     _ a: A,
     _ b: B,
     _ c: C,
-    operation body: nonisolated(nonsending) () async throws(Failure) -> R
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     var scope = InjectionContext.current.injecting(a, b, c)
     defer { scope._endScope(A.self, B.self, C.self) }
-    return try await scope.run(body)
+    return try await scope.run(isolation: isolation, body)
 }

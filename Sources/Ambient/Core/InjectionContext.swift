@@ -1,7 +1,7 @@
-/// An immutable snapshot of injected values: what ``withInjected(_:operation:)-9afd2`` scopes have made
+/// An immutable snapshot of injected values: what ``withInjected(_:operation:)`` scopes have made
 /// current at some point, captured so it can be carried elsewhere and re-entered.
 ///
-/// Every ``withInjected(_:operation:)-9afd2`` scope is a new context (the enclosing one plus the values
+/// Every ``withInjected(_:operation:)`` scope is a new context (the enclosing one plus the values
 /// it injects) bound to the running task, or, in synchronous code outside any task, to the
 /// running thread. Child tasks (`async let`, task groups, `Task { }`) inherit it; code that
 /// runs elsewhere — `Task.detached`, `DispatchQueue.async`, a `Thread` — does not, until

@@ -26,7 +26,7 @@
 /// }
 /// ```
 ///
-/// Everything else is as for ``AmbientValue``: the same scopes (one ``withInjected(_:operation:)-9afd2``
+/// Everything else is as for ``AmbientValue``: the same scopes (one ``withInjected(_:operation:)``
 /// may inject both kinds), the same lookup order, strict mode, process-wide scopes and
 /// carrying. What differs is where the value may be read: ``current``, ``defaultValue`` and
 /// ``testValue`` are main-actor-isolated, so the compiler keeps every read on the main

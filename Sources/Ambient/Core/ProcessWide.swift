@@ -59,7 +59,7 @@ import _AmbientShims
 /// - **Nests.** Inside a process-wide scope (in its body, or in child tasks of it), another
 ///   one starts at once and layers its values over the outer ones; sibling tasks that
 ///   both nest take turns.
-/// - **Loses to local bindings.** A value bound by ``withInjected(_:operation:)-9afd2`` on the reading
+/// - **Loses to local bindings.** A value bound by ``withInjected(_:operation:)`` on the reading
 ///   task or thread wins over the process-wide one for its type.
 /// - **Stays out of other scopes.** A task or thread whose binding was made outside this
 ///   scope (another test under `.injecting(…)` or `.strict()`) never sees its values;
@@ -103,19 +103,23 @@ public func withInjectedProcessWide<each V: Injectable, R, Failure: Error>(
 /// ```
 ///
 /// - Returns: Whatever `body` returns.
-public nonisolated(nonsending) func withInjectedProcessWide<each V: Injectable, R, Failure: Error>(
+public func withInjectedProcessWide<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
-    operation body: nonisolated(nonsending) () async throws(Failure) -> R
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    let level = await ProcessWide.enterSuspending(isolation: #isolation) { parent in
+    let level = await ProcessWide.enterSuspending(isolation: isolation) { parent in
         ContextStorage.make(repeat each values, over: parent)
     }
     defer { ProcessWide.exit(level) }
     let context = ProcessWide.bodyContext(for: level)
-    return try await ProcessWide.owner.withValue(
-        level.token,
-        operation: { await _capture { () async throws(Failure) -> R in try await context.run(body) } }
-    ).get()
+    do {
+        return try await ProcessWide.owner.withValue(level.token) { () async throws(Failure) -> R in
+            try await context.run(isolation: isolation, body)
+        }
+    } catch {
+        throw error as! Failure  // what `withValue` rethrows is what the body threw
+    }
 }
 
 /// The process-wide scope's state: a stack of active levels (nested scopes) and a FIFO of

@@ -27,8 +27,8 @@ import _AmbientShims
 ///
 /// | strict mode injected by | checks reads in |
 /// | --- | --- |
-/// | ``withInjected(_:operation:)-9afd2``, AmbientTesting's `.strict()` trait, `InjectingTestCase` | the test's task, its child tasks, and work carried there with `bind`/`run` |
-/// | ``withInjectedProcessWide(_:operation:)-1ndor`` | also every thread and task with no binding of its own: the `DispatchQueue` block or `Thread` someone forgot to `bind` |
+/// | ``withInjected(_:operation:)``, AmbientTesting's `.strict()` trait, `InjectingTestCase` | the test's task, its child tasks, and work carried there with `bind`/`run` |
+/// | ``withInjectedProcessWide(_:isolation:operation:)`` | also every thread and task with no binding of its own: the `DispatchQueue` block or `Thread` someone forgot to `bind` |
 ///
 /// The process-wide form catches the forgotten `bind`, which the first cannot (that code
 /// never sees the test's context). Like every process-wide scope it is exclusive, and
@@ -49,7 +49,7 @@ import _AmbientShims
 /// ```
 ///
 /// When it is off (never injected), it costs nothing on the read path; when on, only reads
-/// that miss pay for the check. Values injected by a ``withInjectedProcessWide(_:operation:)-8dq9f``
+/// that miss pay for the check. Values injected by a ``withInjectedProcessWide(_:operation:)``
 /// scope count as injected for the code that scope reaches (its own task tree); a
 /// process-wide scope opened by someone else — a parallel test — does not reach a strict
 /// test at all, so such a read is reported.

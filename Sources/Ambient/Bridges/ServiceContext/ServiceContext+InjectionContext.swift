@@ -51,10 +51,11 @@ public func withInjected<R, Failure: Error>(
 
 /// Runs the asynchronous `operation` with the values `serviceContext` carries injected on
 /// top of the current ones, on the caller's isolation.
-public nonisolated(nonsending) func withInjected<R, Failure: Error>(
+public func withInjected<R, Failure: Error>(
     carriedBy serviceContext: ServiceContext?,
-    operation: nonisolated(nonsending) () async throws(Failure) -> R
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current(carriedBy: serviceContext).run(operation)
+    try await InjectionContext.current(carriedBy: serviceContext).run(isolation: isolation, operation)
 }
 #endif

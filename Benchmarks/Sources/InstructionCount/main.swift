@@ -1,0 +1,98 @@
+// One case, run N times, for callgrind to count: `InstructionCount CASE N`. The
+// `instructions` script runs each case at two values of N under callgrind and divides the
+// difference, so start-up and one-time costs (the first binding's self-check, lazy globals)
+// cancel out and what is left is the cost of one operation, in instructions.
+import Ambient
+import Foundation
+
+/// A trivially copyable value, as the time benchmarks read.
+struct Stamp: AmbientValue {
+    let id: Int
+    static var defaultValue: Stamp { Stamp(id: 0) }
+}
+
+/// A second type, injected where `Stamp` is not.
+struct Other: AmbientValue {
+    let id: Int
+    static var defaultValue: Other { Other(id: 0) }
+}
+
+/// A main-actor singleton, as app code has them.
+final class Session: MainActorAmbientValue {
+    static let shared = Session()
+    static var defaultValue: Session { shared }
+    var user = "live"
+}
+
+@inline(never)
+func consume<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+let raw = TaskLocal<Stamp>(wrappedValue: Stamp(id: 0))
+
+/// The cases, each a loop of `count` operations. Synchronous ones run on the main thread,
+/// outside any task (the thread path); `async` ones in a detached task.
+let cases: [String: (Int) -> Void] = [
+    "read: never injected": { count in for _ in 0..<count { consume(Stamp.current) } },
+    "read: scope of 1": { count in
+        withInjected(Stamp(id: 1)) { for _ in 0..<count { consume(Stamp.current) } }
+    },
+    "read: injected elsewhere, unbound here": { count in
+        withInjected(Other(id: 1)) { for _ in 0..<count { consume(Stamp.current) } }
+    },
+    "read: MainActorAmbientValue, scope of 1": { count in
+        MainActor.assumeIsolated {
+            withInjected(Session()) { for _ in 0..<count { consume(Session.current) } }
+        }
+    },
+    "raw: TaskLocal read, bound": { count in
+        raw.withValue(Stamp(id: 1)) { for _ in 0..<count { consume(raw.get()) } }
+    },
+    "scope: withInjected, 1 value (empty body)": { count in
+        for index in 0..<count { withInjected(Stamp(id: index)) { consume(index) } }
+    },
+    "scope: withInjected, 3 values (empty body)": { count in
+        let noon = Clock.fixed(Date(timeIntervalSince1970: 43_200))
+        for index in 0..<count { withInjected(Stamp(id: index), Other(id: index), noon) { consume(index) } }
+    },
+    "raw: TaskLocal withValue (empty body)": { count in
+        for index in 0..<count { raw.withValue(Stamp(id: index)) { consume(index) } }
+    },
+    "context: run": { count in
+        let context = InjectionContext().injecting(Stamp(id: 2))
+        for _ in 0..<count { context.run { consume(Stamp.current) } }
+    },
+]
+
+let asyncCases: [String: @Sendable (Int) async -> Void] = [
+    "scope: withInjected async, 1 value (empty body)": { count in
+        for index in 0..<count { await withInjected(Stamp(id: index)) { () async in consume(index) } }
+    },
+    "raw: TaskLocal withValue async (empty body)": { count in
+        for index in 0..<count { await raw.withValue(Stamp(id: index)) { () async in consume(index) } }
+    },
+]
+
+let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "--list" {
+    for name in (Array(cases.keys) + Array(asyncCases.keys)).sorted() { print(name) }
+    exit(0)
+}
+guard arguments.count == 3, let count = Int(arguments[2]) else {
+    print("usage: InstructionCount CASE COUNT | --list")
+    exit(2)
+}
+if let body = cases[arguments[1]] {
+    body(count)
+} else if let body = asyncCases[arguments[1]] {
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        await body(count)
+        done.signal()
+    }
+    done.wait()
+} else {
+    print("unknown case \(arguments[1]); --list lists them")
+    exit(2)
+}
