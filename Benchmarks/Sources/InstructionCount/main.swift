@@ -24,6 +24,13 @@ final class Session: MainActorAmbientValue {
     var user = "live"
 }
 
+/// The same class shape as an `AmbientValue`, to compare with `Session`.
+final class SessionValue: AmbientValue {
+    static let shared = SessionValue()
+    static var defaultValue: SessionValue { shared }
+    let user = "live"
+}
+
 @inline(never)
 func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
@@ -45,6 +52,9 @@ let cases: [String: (Int) -> Void] = [
         MainActor.assumeIsolated {
             withInjected(Session()) { for _ in 0..<count { consume(Session.current) } }
         }
+    },
+    "read: AmbientValue class, scope of 1": { count in
+        withInjected(SessionValue()) { for _ in 0..<count { consume(SessionValue.current) } }
     },
     "raw: TaskLocal read, bound": { count in
         raw.withValue(Stamp(id: 1)) { for _ in 0..<count { consume(raw.get()) } }
