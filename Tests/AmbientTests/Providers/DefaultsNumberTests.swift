@@ -18,7 +18,7 @@ struct DefaultsNumberTests {
         (NSNumber(value: Int8(1)), .integer(1)),
         (NSNumber(value: UInt8(1)), .integer(1)),
         (NSNumber(value: Int64.min), .integer(.min)),
-        (NSNumber(value: Float(1.5)), .double(1.5)),
+        (NSNumber(value: Float(1.5)), .float(1.5)),  // a float stays one, as UserDefaults keeps it
     ]
 
     /// The three ways a value reaches a store: `set`, `register(defaults:)`, and a suite

@@ -191,7 +191,9 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
         store.value(forKey: key).flatMap(Data.init(propertyList:))
     }
 
-    /// The URL for `key` (stored as its absolute string), or `nil`.
+    /// The URL for `key`, read as `UserDefaults.url(forKey:)` reads it: a URL stored by
+    /// ``set(_:forKey:)-(URL?,_)`` or by `UserDefaults` (an archived `NSURL`), or a path string as
+    /// a file URL with `~` expanded; `nil` if missing or anything else.
     public func url(forKey key: String) -> URL? {
         store.value(forKey: key).flatMap(URL.init(propertyList:))
     }
@@ -273,9 +275,11 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
     public func set(_ value: Data, forKey key: String) { store.set(.data(value), forKey: key) }
     /// Stores a date.
     public func set(_ value: Date, forKey key: String) { store.set(.date(value), forKey: key) }
-    /// Stores a number (as a double, the width every platform's `UserDefaults` reads back).
-    public func set(_ value: Float, forKey key: String) { store.set(.double(Double(value)), forKey: key) }
-    /// Stores a URL as its absolute string; `nil` removes the key.
+    /// Stores a single-precision number, kept as one (its text is "12.34", as `UserDefaults`
+    /// gives it; ``double(forKey:)`` widens it).
+    public func set(_ value: Float, forKey key: String) { store.set(.float(value), forKey: key) }
+    /// Stores a URL as `UserDefaults.set(_:forKey:)` does on Apple platforms (a keyed archive
+    /// of the `NSURL`, which legacy code's `UserDefaults` reads back); `nil` removes the key.
     public func set(_ value: URL?, forKey key: String) {
         store.set(value?.propertyList, forKey: key)
     }
@@ -286,26 +290,38 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
     }
 
     /// Registers fallback values, returned for keys with no stored value; they are not
-    /// stored. As `UserDefaults.register(defaults:)`, it does not throw: if any value is
-    /// not a property list, nothing is registered, and the problem is reported as
-    /// the `Any?` form of `set(_:forKey:)` reports it. ``register(checking:)`` throws instead.
+    /// stored. A `URL` is registered as ``set(_:forKey:)-(URL?,_)`` stores one, so
+    /// ``url(forKey:)`` returns it. As `UserDefaults.register(defaults:)`, it does not throw:
+    /// every property-list value is registered, and each value that is not one is left out
+    /// and reported as the `Any?` form of `set(_:forKey:)` reports it — one bad value never
+    /// costs the others. ``register(checking:)`` registers all or nothing, and throws.
     public func register(defaults: [String: Any]) {
-        do throws(InvalidValue) {
-            try register(checking: defaults)
-        } catch {
-            Self.report(error)
+        var checked: [String: PropertyList] = [:]
+        for (key, value) in defaults {
+            do throws(InvalidValue) {
+                checked[key] = try Self.registrable(value, forKey: key)
+            } catch {
+                Self.report(error)
+            }
         }
+        store.register(checked)
     }
 
     /// Registers fallback values, or throws ``InvalidValue`` — and registers nothing — if
-    /// any value is not a property-list value.
+    /// any value is neither a property-list value nor a `URL`.
     public func register(checking defaults: [String: Any]) throws(InvalidValue) {
         var checked: [String: PropertyList] = [:]
         for (key, value) in defaults {
-            guard let value = PropertyList(value) else { throw InvalidValue(key: key, type: "\(type(of: value))") }
-            checked[key] = value
+            checked[key] = try Self.registrable(value, forKey: key)
         }
         store.register(checked)
+    }
+
+    /// `value` as registration keeps it: a property list, or a URL in its stored form.
+    private static func registrable(_ value: Any, forKey key: String) throws(InvalidValue) -> PropertyList {
+        if let url = value as? URL { return url.propertyList }
+        guard let checked = PropertyList(value) else { throw InvalidValue(key: key, type: "\(type(of: value))") }
+        return checked
     }
 
     /// Every value a read can see, registered ones included (stored ones win), as

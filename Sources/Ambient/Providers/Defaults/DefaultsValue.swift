@@ -73,6 +73,9 @@ extension Int: DefaultsValue {
         case .double(let value):
             guard let value = Int(exactly: value) else { return nil }
             self = value
+        case .float(let value):
+            guard let value = Int(exactly: value) else { return nil }
+            self = value
         case .string(let value):
             guard let value = Int(value) else { return nil }
             self = value
@@ -95,6 +98,9 @@ extension UInt64: DefaultsValue {
         case .double(let value):
             guard let value = UInt64(exactly: value) else { return nil }
             self = value
+        case .float(let value):
+            guard let value = UInt64(exactly: value) else { return nil }
+            self = value
         case .string(let value):
             guard let value = UInt64(value) else { return nil }
             self = value
@@ -113,6 +119,7 @@ extension Double: DefaultsValue {
     public init?(propertyList: PropertyList) {
         switch propertyList {
         case .double(let value): self = value
+        case .float(let value): self = Double(value)
         case .integer(let value): self = Double(value)
         case .bool(let value): self = value ? 1 : 0
         case .unsignedInteger(let value):
@@ -173,14 +180,27 @@ extension Date: DefaultsValue {
 }
 
 extension URL: DefaultsValue {
-    /// The URL whose absolute string a property list holds.
+    /// The URL a property list holds, read as `UserDefaults.url(forKey:)` reads it: a keyed
+    /// archive of an `NSURL` (what `UserDefaults.set(_:forKey:)` writes for a URL on Apple
+    /// platforms, and what ``propertyList`` writes), or a path string, made a file URL with
+    /// `~` expanded (`"~/Documents"`, `"/tmp/a"`). A string with a scheme (`"https://…"`,
+    /// what Ambient wrote for a URL before it wrote archives) is read as that URL;
+    /// `UserDefaults` would read it as a relative path.
     public init?(propertyList: PropertyList) {
-        guard case .string(let value) = propertyList, let url = URL(string: value) else { return nil }
-        self = url
+        switch propertyList {
+        case .data(let data):
+            guard let url = URLArchive.url(from: data) else { return nil }
+            self = url
+        case .string(let text):
+            self = URLArchive.url(fromString: text)
+        default:
+            return nil
+        }
     }
 
-    /// `.string(absoluteString)`.
-    public var propertyList: PropertyList { .string(absoluteString) }
+    /// A keyed archive of the URL as an `NSURL`: what `UserDefaults.set(_:forKey:)` writes on
+    /// Apple platforms, so legacy code reading the same suite with `UserDefaults` gets it back.
+    public var propertyList: PropertyList { .data(URLArchive.data(for: self)) }
 }
 
 extension Array: DefaultsValue where Element: DefaultsValue {

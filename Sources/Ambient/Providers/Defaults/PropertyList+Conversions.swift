@@ -12,6 +12,7 @@ import Foundation
 /// | `7`               | 7         | 7.0      | true    | "7"       |
 /// | `0`               | 0         | 0.0      | false   | "0"       |
 /// | `2.5`             | 2         | 2.5      | true    | "2.5"     |
+/// | `Float(12.34)`    | 12        | 12.34000015258789 | true | "12.34" |
 /// | `0.5`             | 0         | 0.5      | true    | "0.5"     |
 /// | `UInt64.max`      | -1        | 1.8e19   | true    | "18446744073709551615" |
 /// | `" 42abc"`        | 42        | 42.0     | true    | itself    |
@@ -27,6 +28,7 @@ extension PropertyList {
         case .integer(let value): value
         case .unsignedInteger(let value): Int(truncatingIfNeeded: value)
         case .double(let value): Self.saturatingInteger(value)
+        case .float(let value): Self.saturatingInteger(Double(value))
         case .bool(let value): value ? 1 : 0
         case .string(let value): Self.leadingInteger(value)
         case .data, .date, .array, .dictionary: 0
@@ -40,6 +42,7 @@ extension PropertyList {
         case .integer(let value): Double(value)
         case .unsignedInteger(let value): Double(value)
         case .double(let value): value
+        case .float(let value): Double(value)
         case .bool(let value): value ? 1 : 0
         case .string(let value): Self.leadingDouble(value)
         case .data, .date, .array, .dictionary: 0
@@ -54,6 +57,7 @@ extension PropertyList {
         case .integer(let value): value != 0
         case .unsignedInteger(let value): value != 0
         case .double(let value): value != 0
+        case .float(let value): value != 0
         case .bool(let value): value
         case .string(let value): Self.stringBool(value)
         case .data, .date, .array, .dictionary: false
@@ -67,6 +71,7 @@ extension PropertyList {
         case .integer(let value): String(value)
         case .unsignedInteger(let value): String(value)
         case .double(let value): Self.numberString(value)
+        case .float(let value): Self.numberString(value)
         case .bool(let value): value ? "1" : "0"
         case .data, .date, .array, .dictionary: nil
         }
@@ -85,6 +90,11 @@ extension PropertyList {
     /// `-[NSNumber stringValue]` of a double: `%0.16g`, so 2.0 is "2" and 0.1 is "0.1".
     static func numberString(_ value: Double) -> String {
         String(format: "%0.16g", value)
+    }
+
+    /// `-[NSNumber stringValue]` of a float: `%0.7g`, so `Float(12.34)` is "12.34".
+    static func numberString(_ value: Float) -> String {
+        String(format: "%0.7g", Double(value))
     }
 
     /// The text after leading white space.

@@ -16,6 +16,11 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
     /// initialisers never make this case for a value that fits in `Int`.
     case unsignedInteger(UInt64)
     case double(Double)
+    /// A single-precision number (`NSNumber(value: Float)`, Objective-C's `float`), kept as
+    /// `UserDefaults` keeps it, so its text is `"12.34"` as `-[NSNumber stringValue]` gives
+    /// it, not the widened double's `"12.34000015258789"`; ``Defaults/double(forKey:)`` widens
+    /// it, as `UserDefaults` does.
+    case float(Float)
     case bool(Bool)
     case data(Data)
     case date(Date)
@@ -65,6 +70,7 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
         case .integer(let value): value
         case .unsignedInteger(let value): value
         case .double(let value): value
+        case .float(let value): value
         case .bool(let value): value
         case .data(let value): value
         case .date(let value): value
@@ -80,6 +86,7 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
         case .integer(let value): "\(value)"
         case .unsignedInteger(let value): "\(value)"
         case .double(let value): "\(value)"
+        case .float(let value): "\(value)"
         case .bool(let value): "\(value)"
         case .data(let value): "<\(value.count) bytes>"
         case .date(let value): "\(value)"
@@ -97,7 +104,7 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
         switch value {
         case let value as Int: return .integer(value)
         case let value as Double: return .double(value)
-        case let value as Float: return .double(Double(value))
+        case let value as Float: return .float(value)
         case let value as Bool where type(of: value as Any) == Bool.self: return .bool(value)
         case let value as any BinaryInteger: return PropertyList(exactly: value)
         default: return nil
@@ -116,7 +123,9 @@ public enum PropertyList: Sendable, Hashable, CustomStringConvertible {
             return
         }
         switch number.objCType.pointee {
-        case CChar(UInt8(ascii: "f")), CChar(UInt8(ascii: "d")):
+        case CChar(UInt8(ascii: "f")):
+            self = .float(number.floatValue)
+        case CChar(UInt8(ascii: "d")):
             self = .double(number.doubleValue)
         case CChar(UInt8(ascii: "Q")), CChar(UInt8(ascii: "L")), CChar(UInt8(ascii: "I")),
             CChar(UInt8(ascii: "S")), CChar(UInt8(ascii: "C")):
