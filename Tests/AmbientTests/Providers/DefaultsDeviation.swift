@@ -16,7 +16,9 @@ import Foundation
 struct DefaultsDeviation {
     let name: String
 
-    static func explaining(getter: String, stored: PropertyList?, legacy: String, defaults: String) -> DefaultsDeviation? {
+    static func explaining(
+        getter: String, stored: PropertyList?, legacy: String, defaults: String
+    ) -> DefaultsDeviation? {
         switch stored {
         case .float?:
             if getter == "string", let a = Double(unwrap(legacy)), let b = Double(unwrap(defaults)), a == b {

@@ -14,7 +14,8 @@ import Testing
 @Suite("Defaults against UserDefaults, differentially")
 struct DefaultsDifferentialTests {
     /// CI runs this many sequences; `AMBIENT_DIFFERENTIAL_SEQUENCES` runs more.
-    static let sequences = ProcessInfo.processInfo.environment["AMBIENT_DIFFERENTIAL_SEQUENCES"].flatMap(Int.init) ?? 300
+    static let sequences =
+        ProcessInfo.processInfo.environment["AMBIENT_DIFFERENTIAL_SEQUENCES"].flatMap(Int.init) ?? 300
     static let stepsPerSequence = 12
     static let keyCount = 3
 

@@ -29,13 +29,12 @@ enum URLArchive {
         // `UserDefaults.url(forKey:)` crashes on such data).
         unarchiver.decodingFailurePolicy = .setErrorAndReturn
         defer { unarchiver.finishDecoding() }
-        guard let url = unarchiver.decodeObject(of: NSURL.self, forKey: NSKeyedArchiveRootObjectKey) as URL?
-        else { return nil }
-        let relative = url.relativePath
-        if url.isFileURL, relative.hasPrefix("~") {
+        guard let url = unarchiver.decodeObject(of: NSURL.self, forKey: NSKeyedArchiveRootObjectKey) else { return nil }
+        // The relative part as archived (bridging to `URL` resolves it against its base first).
+        if url.isFileURL, let relative = url.relativePath, relative.hasPrefix("~") {
             return URL(fileURLWithPath: NSString(string: relative).expandingTildeInPath)
         }
-        return url
+        return url as URL
     }
 
     /// A path string read as `UserDefaults.url(forKey:)` reads it: a file URL, `~` expanded
