@@ -208,7 +208,7 @@ struct Readings {
     var stringArray: [String]?
     var dictionary: PropertyList?
 
-    init(_ defaults: UserDefaults, key: String) {
+    init(_ defaults: some DefaultsGetters, key: String) {
         object = defaults.object(forKey: key).flatMap(PropertyList.init)
         string = defaults.string(forKey: key)
         integer = defaults.integer(forKey: key)
@@ -216,28 +216,7 @@ struct Readings {
         float = defaults.float(forKey: key)
         bool = defaults.bool(forKey: key)
         data = defaults.data(forKey: key)
-        // Linux's `url(forKey:)` stops the process on data that is no URL archive (its
-        // unarchiver's failure policy raises); Darwin's returns nil, as documented. Ask it
-        // only where it can answer.
-        if let data = defaults.object(forKey: key) as? Data {
-            url = (try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: data)).map { $0 as URL }
-        } else {
-            url = defaults.url(forKey: key)
-        }
-        array = defaults.array(forKey: key).flatMap(PropertyList.init)
-        stringArray = defaults.stringArray(forKey: key)
-        dictionary = defaults.dictionary(forKey: key).flatMap(PropertyList.init)
-    }
-
-    init(_ defaults: Defaults, key: String) {
-        object = defaults.object(forKey: key).flatMap(PropertyList.init)
-        string = defaults.string(forKey: key)
-        integer = defaults.integer(forKey: key)
-        double = defaults.double(forKey: key)
-        float = defaults.float(forKey: key)
-        bool = defaults.bool(forKey: key)
-        data = defaults.data(forKey: key)
-        url = defaults.url(forKey: key)
+        url = defaults.urlIfReadable(forKey: key)
         array = defaults.array(forKey: key).flatMap(PropertyList.init)
         stringArray = defaults.stringArray(forKey: key)
         dictionary = defaults.dictionary(forKey: key).flatMap(PropertyList.init)
@@ -289,5 +268,38 @@ struct DifferentialReport {
     var summary: String {
         "differential: \(comparisons) comparisons, \(tolerated.values.reduce(0, +)) known deviations "
             + tolerated.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    }
+}
+
+/// The getters `UserDefaults` and `Defaults` share, so one reading serves both.
+protocol DefaultsGetters {
+    func object(forKey key: String) -> Any?
+    func string(forKey key: String) -> String?
+    func integer(forKey key: String) -> Int
+    func double(forKey key: String) -> Double
+    func float(forKey key: String) -> Float
+    func bool(forKey key: String) -> Bool
+    func data(forKey key: String) -> Data?
+    func url(forKey key: String) -> URL?
+    func array(forKey key: String) -> [Any]?
+    func stringArray(forKey key: String) -> [String]?
+    func dictionary(forKey key: String) -> [String: Any]?
+    /// `url(forKey:)`, where it can answer without stopping the process.
+    func urlIfReadable(forKey key: String) -> URL?
+}
+
+extension DefaultsGetters {
+    func urlIfReadable(forKey key: String) -> URL? { url(forKey: key) }
+}
+
+extension Defaults: DefaultsGetters {}
+
+extension UserDefaults: DefaultsGetters {
+    /// Linux's `url(forKey:)` stops the process on data that is no URL archive (its
+    /// unarchiver's failure policy raises); Darwin's returns nil, as documented. Ask it only
+    /// where it can answer.
+    func urlIfReadable(forKey key: String) -> URL? {
+        guard let data = object(forKey: key) as? Data else { return url(forKey: key) }
+        return (try? NSKeyedUnarchiver.unarchivedObject(ofClass: NSURL.self, from: data)).map { $0 as URL }
     }
 }
