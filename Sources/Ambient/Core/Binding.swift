@@ -201,11 +201,10 @@ extension InjectionContext {
         _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> R {
         // Why not `nonisolated(nonsending)`: on Swift 6.3 such a function switches back to
-        // its caller's executor after the `await` (`swift_task_switch`), about 180
+        // its caller's executor after the `await` (`swift_task_switch`), about 200
         // instructions a scope more than this `isolated` parameter, which runs on the same
-        // actor (Benchmarks/instructions). `body` goes to `withValue` as it is (a closure
-        // around it would be another async frame), and with no `isolation:` argument, as
-        // swift-log calls it: `withValue`'s default is `#isolation`, here this function's
+        // actor (counted with callgrind, as Benchmarks/instructions counts). `body` goes to
+        // `withValue` as it is, with no `isolation:` argument, as swift-log calls it: `withValue`'s default is `#isolation`, here this function's
         // `isolation`, and on Swift 6.4, which deprecates that parameter, the same call
         // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
         // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
