@@ -12,6 +12,7 @@ import Foundation
 /// | `integerFromIntMaxUp` | `string`/`integer`/`double`/`float`/`bool` of `Int.max` or `UInt64(Int.max) + 1` are `nil`, 0, 0, 0, `false` | its digits, its bits as `Int`, the number, `true` | `-[NSNumber stringValue]`, `integerValue`, `doubleValue`, `boolValue` convert any number (<https://developer.apple.com/documentation/foundation/nsnumber/doublevalue>) |
 /// | `outOfRangeDouble` | `integer` of `1e23` is `Int.min` (x86-64's conversion) | `Int.max` (saturating, as arm64 Darwin converts) | `-[NSNumber integerValue]` is C's conversion, undefined out of range; Ambient saturates on every platform |
 /// | `urlArchive` | `set(URL)` stores the URL's *path* as a string (an https URL loses its scheme) | a keyed archive of the `NSURL` (`Data`), read back whole | `set(_:forKey:)` for a URL "stores the URL object as the root object of a Data archive" (<https://developer.apple.com/documentation/foundation/userdefaults/set(_:forkey:)-2bqjt>) |
+/// | `floatReloadedAsDouble` | a `Float` in a suite that was saved and read back is a double (`object`, `string`) | the float, in `inMemory` | a property list on disk has only `<real>`: any store that is reloaded widens it, Darwin's too; only the in-memory store keeps the float |
 /// | `urlStringWithScheme` | `url` of `"https://example.com/x"` is `file:///cwd/https:/example.com/x` | `https://example.com/x` | Darwin reads a string as a path too; Ambient keeps reading the URL strings its earlier versions wrote |
 struct DefaultsDeviation {
     let name: String
@@ -20,9 +21,16 @@ struct DefaultsDeviation {
         getter: String, stored: PropertyList?, legacy: String, defaults: String
     ) -> DefaultsDeviation? {
         switch stored {
-        case .float?:
+        case .float(let value)?:
             if getter == "string", let a = Double(unwrap(legacy)), let b = Double(unwrap(defaults)), a == b {
                 return DefaultsDeviation(name: "doubleText")
+            }
+            // A suite saved and read back from disk between two steps (its property-list file
+            // has only <real>) returns the float as a double, on Darwin too: the same number.
+            if getter == "object" || getter == "string", let widened = Double(unwrap(legacy)),
+                Float(widened) == value
+            {
+                return DefaultsDeviation(name: "floatReloadedAsDouble")
             }
         case .double(let value)?:
             if getter == "string", let a = Double(unwrap(legacy)), let b = Double(unwrap(defaults)), a == b {
