@@ -120,18 +120,13 @@ enum GeneratedValue: CustomStringConvertible {
     }
 }
 
-/// A seeded generator of keys and values (SplitMix64, so a seed replays exactly).
+/// A seeded generator of keys and values (the round-trip tests' SplitMix64, so a seed
+/// replays exactly).
 struct Generator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+    var random: PropertyListRoundTripTests.SplitMix
+    init(seed: UInt64) { random = PropertyListRoundTripTests.SplitMix(state: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
+    mutating func next() -> UInt64 { random.next() }
 
     mutating func element<T>(of choices: [T]) -> T { choices[Int(next() % UInt64(choices.count))] }
 
