@@ -12,7 +12,7 @@ import Foundation
 /// | `integerFromIntMaxUp` | `string`/`integer`/`double`/`float`/`bool` of `Int.max` or `UInt64(Int.max) + 1` are `nil`, 0, 0, 0, `false` | its digits, its bits as `Int`, the number, `true` | `-[NSNumber stringValue]`, `integerValue`, `doubleValue`, `boolValue` convert any number (<https://developer.apple.com/documentation/foundation/nsnumber/doublevalue>) |
 /// | `outOfRangeDouble` | `integer` of `1e23` is `Int.min` (x86-64's conversion) | `Int.max` (saturating, as arm64 Darwin converts) | `-[NSNumber integerValue]` is C's conversion, undefined out of range; Ambient saturates on every platform |
 /// | `urlArchive` | `set(URL)` stores the URL's *path* as a string (an https URL loses its scheme) | a keyed archive of the `NSURL` (`Data`), read back whole | `set(_:forKey:)` for a URL "stores the URL object as the root object of a Data archive" (<https://developer.apple.com/documentation/foundation/userdefaults/set(_:forkey:)-2bqjt>) |
-/// | `sameNumberOtherKind` | `object` (and `string`) is the stored number as another kind, depending on timing: a suite saved and read back from its file returns a `Float` as a double and may return an exact double as a float; setting `0` over `0.0` keeps `0.0` | the number as stored, in `inMemory` | a property list on disk has only `<real>`, read back as a double on Darwin, so a reloaded store widens a float there too; the other two are Linux's reader and cache |
+/// | `sameNumberOtherKind` | `object`, `array`, `dictionary` (and a scalar's `string`) hold the stored number, or one inside a collection, as another kind, depending on timing: a suite saved and read back from its file returns a `Float` as a double and may return an exact double as a float; setting `0` over `0.0` keeps `0.0` | the number as stored, in `inMemory` | a property list on disk has only `<real>`, read back as a double on Darwin, so a reloaded store widens a float there too; the other two are Linux's reader and cache |
 /// | `urlStringWithScheme` | `url` of `"https://example.com/x"` is `file:///cwd/https:/example.com/x` | `https://example.com/x` | Darwin reads a string as a path too; Ambient keeps reading the URL strings its earlier versions wrote |
 struct DefaultsDeviation {
     let name: String
@@ -20,6 +20,7 @@ struct DefaultsDeviation {
     static func explaining(
         getter: String, stored: PropertyList?, legacy: String, defaults: String
     ) -> DefaultsDeviation? {
+        if getter.hasPrefix("sameNumberOtherKind:") { return DefaultsDeviation(name: "sameNumberOtherKind") }
         switch stored {
         case .float?:
             if getter == "string", let a = Double(unwrap(legacy)), let b = Double(unwrap(defaults)), a == b {
@@ -45,11 +46,12 @@ struct DefaultsDeviation {
         default:
             break
         }
-        // The same number as another `NSNumber` kind, in `object` (and so its text): a suite
+        // The same number as another `NSNumber` kind, at any depth of `object`, `array` and
+        // `dictionary` (the readings mark those), and so in a scalar's text: a suite
         // saved and read back from its file has only `<real>`, so a float comes back a double
         // (Darwin too); Linux's reader may hand an exact double back as a float; and Linux's
         // cache keeps the stored object when an equal number is set (`0` over `0.0`).
-        if getter == "object" || getter == "string", let stored, sameNumber(unwrap(legacy), stored) {
+        if getter == "string", let stored, sameNumber(unwrap(legacy), stored) {
             return DefaultsDeviation(name: "sameNumberOtherKind")
         }
         return nil

@@ -218,10 +218,22 @@ struct Readings {
     }
 
     /// The getters whose answers differ, each with both answers.
+    /// A property-list getter whose answers differ only in the kind of some number (a float
+    /// where the other has a double of the same value, at any depth) is named with a
+    /// `sameNumberOtherKind:` prefix, for ``DefaultsDeviation``'s row of that name.
     func differences(from other: Readings) -> [(getter: String, legacy: String, defaults: String)] {
         var result: [(String, String, String)] = []
         func check<T: Equatable>(_ name: String, _ a: T, _ b: T) {
             if a != b { result.append((name, "\(a)", "\(b)")) }
+        }
+        func check(_ name: String, _ a: PropertyList?, _ b: PropertyList?) {
+            guard a != b else { return }
+            let kindOnly = a.map(Self.numbersAsDoubles) == b.map(Self.numbersAsDoubles)
+            result.append(
+                (
+                    kindOnly ? "sameNumberOtherKind:\(name)" : name, "\(a.map { "\($0)" } ?? "nil")",
+                    "\(b.map { "\($0)" } ?? "nil")"
+                ))
         }
         func same(_ a: Double, _ b: Double) -> Bool { a == b || (a.isNaN && b.isNaN) }
         check("object", object, other.object)
@@ -236,6 +248,17 @@ struct Readings {
         check("stringArray", stringArray, other.stringArray)
         check("dictionary", dictionary, other.dictionary)
         return result
+    }
+
+    /// `value` with every integer and float as the double of the same value.
+    static func numbersAsDoubles(_ value: PropertyList) -> PropertyList {
+        switch value {
+        case .integer(let number): .double(Double(number))
+        case .float(let number): .double(Double(number))
+        case .array(let values): .array(values.map(numbersAsDoubles))
+        case .dictionary(let values): .dictionary(values.mapValues(numbersAsDoubles))
+        default: value
+        }
     }
 }
 
