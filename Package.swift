@@ -10,6 +10,7 @@ let bridgeDependencies: [Target.Dependency] = [
         name: "ServiceContextModule", package: "swift-service-context", condition: .when(traits: ["ServiceContext"])),
     .product(
         name: "Instrumentation", package: "swift-distributed-tracing", condition: .when(traits: ["ServiceContext"])),
+    .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["SwiftCrypto"])),
 ]
 
 let package = Package(
@@ -36,12 +37,18 @@ let package = Package(
             description:
                 "Carries an InjectionContext in a ServiceContext, and carried values through an Instrument's headers."
         ),
+        .trait(
+            name: "SwiftCrypto",
+            description:
+                "Signs carried values with HMAC-SHA256 (apple/swift-crypto): CarrierSigner.hmacSHA256 and CarrierTrust.signed."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Only atomics and thread-locals in C (`Synchronization.Atomic` needs macOS 15, the

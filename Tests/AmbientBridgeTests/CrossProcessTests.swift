@@ -38,7 +38,7 @@ struct CrossProcessTests {
         #expect(output.status == 0)
         #expect(
             output.lines == [
-                #"skipped: ambient-echo-flags: "Not%20Valid" does not decode as EchoFlags: flag name "Not Valid" is not lowercase letters and -"#,
+                #"skipped: ambient-echo-flags ("Not%20Valid"): does not decode as EchoFlags: flag name "Not Valid" is not lowercase letters and -"#,
                 "clock: 12.5", "flags: flags[]",
             ])
     }
@@ -48,7 +48,7 @@ struct CrossProcessTests {
         #expect(output.status == 3)
         #expect(
             output.lines == [
-                #"error: ambient-clock: "noon" does not decode as Clock: expected fixed:<seconds since 2001>, such as fixed:0.0"#
+                #"error: ambient-clock ("noon"): does not decode as Clock: expected fixed:<seconds since 2001>, such as fixed:0.0"#
             ])
     }
 

@@ -24,7 +24,8 @@ struct RequestTag: AmbientValue, Equatable {
 @Suite("ServiceContext carries an InjectionContext")
 struct ServiceContextBridgeTests {
     let noon = Date(timeIntervalSinceReferenceDate: 43_200)
-    let instrument = AmbientInstrument(carrying: EchoFlags.carried)
+    /// These tests are about the mechanics: both sides are this process.
+    let instrument = AmbientInstrument(carrying: EchoFlags.carried, trusting: .anySender)
 
     @Test func aServiceContextCarriesAnInjectionContext() {
         var serviceContext = ServiceContext.topLevel
@@ -81,12 +82,12 @@ struct ServiceContextBridgeTests {
         withInjected(Clock.fixed(noon)) {
             instrument.inject(serviceContext, into: &headers, using: DictionaryInjector())
         }
-        #expect(headers == ["ambient-clock": "fixed:43200.0", "ambient-echo-flags": "a,b"])
+        #expect(headers == ["ambient-clock": "fixed:43200.0", "ambient-echo-flags": "a%2Cb"])
 
         // Outside every scope (a detached job handed the service context), it brings its own.
         headers = [:]
         instrument.inject(serviceContext, into: &headers, using: DictionaryInjector())
-        #expect(headers == ["ambient-clock": "fixed:1.0", "ambient-echo-flags": "a,b"])
+        #expect(headers == ["ambient-clock": "fixed:1.0", "ambient-echo-flags": "a%2Cb"])
     }
 
     @Test func extractPutsTheValuesInTheServiceContextOnTopOfWhatItCarries() {
@@ -135,11 +136,25 @@ struct ServiceContextBridgeTests {
         #expect(serviceContext.injectionContext?[EchoFlags.self] == EchoFlags(["ok"]))
         #expect(log.captured.map(\.level) == [.warning])
         #expect(log.captured.first?.metadata["key"] == "ambient-clock")
-        #expect(log.captured.first?.metadata["type"] == "Clock")
+        #expect(log.captured.first?.metadata["reason"]?.contains("as Clock") == true)
+        #expect(log.captured.first?.metadata["arrived"] == "yesterday")
 
-        #expect(throws: CarriedValueDecodingError.self) {
-            try EchoFlags.carried.decode(["ambient-clock": "yesterday"], using: DictionaryExtractor())
+        #expect(throws: CarrierRejection.self) {
+            try EchoFlags.carried.decode(["ambient-clock": "yesterday"], using: DictionaryExtractor(), trusting: .anySender)
         }
+    }
+
+    @Test func byDefaultAnInstrumentAppliesNothingARequestCarries() {
+        let log = Logger.capturing()
+        var serviceContext = ServiceContext.topLevel
+        withInjected(log) {
+            AmbientInstrument(carrying: EchoFlags.carried).extract(
+                ["ambient-clock": "fixed:0.0", "ambient-echo-flags": "admin"], into: &serviceContext,
+                using: DictionaryExtractor())
+        }
+        #expect(serviceContext.injectionContext == nil)
+        #expect(log.captured.map { $0.metadata["key"] } == ["ambient-clock", "ambient-echo-flags"])
+        #expect(log.captured.allSatisfy { $0.metadata["reason"] == "from a sender this receiver does not trust" })
     }
 
     @Test func twoHundredConcurrentRequestsEachSeeOnlyTheirOwnValues() async {

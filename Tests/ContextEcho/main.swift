@@ -5,6 +5,9 @@
 //
 //   ContextEcho           skip fields that do not decode (each printed as `skipped: …`)
 //   ContextEcho --strict  decode with CarriedValues.decode: exit 3 on the first bad field
+//
+// It trusts any sender (`.anySender`): its standard input is a pipe from the process that
+// started it, which no stranger can write to.
 import Ambient
 import Foundation
 
@@ -26,13 +29,14 @@ while let line = readLine() {
 var serviceContext = ServiceContext.topLevel
 if CommandLine.arguments.contains("--strict") {
     do {
-        serviceContext.injectionContext = try EchoFlags.carried.decode(fields, using: FieldExtractor())
+        serviceContext.injectionContext = try EchoFlags.carried.decode(fields, using: FieldExtractor(), trusting: .anySender)
     } catch {
         print("error: \(error)")
         exit(3)
     }
 } else {
-    let instrument = AmbientInstrument(carrying: EchoFlags.carried) { print("skipped: \($0)") }
+    let instrument = AmbientInstrument(
+        carrying: EchoFlags.carried, trusting: .anySender, onInvalid: RejectionReporter { print("skipped: \($0)") })
     instrument.extract(fields, into: &serviceContext, using: FieldExtractor())
 }
 

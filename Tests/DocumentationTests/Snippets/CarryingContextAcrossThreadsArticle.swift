@@ -312,13 +312,13 @@ struct CapturedArticleTests {
         // doc: carrying-other-processes
         let carried = CarriedValues(Clock.self, Note.self)
 
-        // The test, about to start a child process or call a server:
+        // The test, about to start a child process:
         let fields = withInjected(Clock.fixed(noon), Note(text: "from the test")) {
             carried.encode(.current)  // ["ambient-clock": "fixed:43200.0", "ambient-note": "from%20the%20test"]
         }
 
-        // The other side: the values it received, on top of its own.
-        let received = try carried.decode(fields)
+        // The child, reading them from the pipe its parent gave it (nobody else can write there):
+        let received = try carried.decode(fields, trusting: .anySender)
         let seen = InjectionContext.current.injecting(contentsOf: received).run {
             (Clock.current.now, Note.current.text)
         }

@@ -1,0 +1,37 @@
+#if SwiftCrypto
+import Foundation
+
+extension CarrierTrust {
+    /// Accepts the fields a valid HMAC-SHA256 signature covers, made with one of `keys` and
+    /// not expired; drops and reports everything else — unsigned, forged, altered, expired,
+    /// or signed with a key not in `keys`.
+    ///
+    /// ```swift
+    /// // Rotation: accept the new key and the old one until every sender has moved on.
+    /// let trust = CarrierTrust.signed(by: [key2026_11, key2026_10])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - keys: The keys accepted, told apart by their ids (each id once).
+    ///   - maximumLifetime: The longest a signature may still have to run when it arrives:
+    ///     a sender cannot open a longer replay window than this.
+    ///   - leeway: How far the sender's and the receiver's clocks may disagree.
+    ///   - now: The system's time. Never `Clock.current`: a carried clock must not move an
+    ///     expiry.
+    /// - Precondition: `keys` is not empty and no two share an id.
+    public static func signed(
+        by keys: [CarrierSigningKey], maximumLifetime: Duration = .seconds(300), leeway: Duration = .seconds(5),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) -> CarrierTrust {
+        precondition(!keys.isEmpty, "CarrierTrust.signed(by:): no keys given; use .nobody to accept nothing")
+        precondition(
+            Set(keys.map(\.id)).count == keys.count, "CarrierTrust.signed(by:): two keys share an id: \(keys)")
+        precondition(maximumLifetime > .zero && leeway >= .zero, "CarrierTrust.signed(by:): negative durations")
+        return CarrierTrust(
+            .signed(
+                Verifier(
+                    keys: keys.map { ($0.id, HMACAuthenticator($0)) }, maximumLifetime: maximumLifetime,
+                    leeway: leeway, now: now)))
+    }
+}
+#endif

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Which senders a receiver takes carried values from. Anything that arrives from another
+/// process is a stranger's input until this says otherwise: with ``nobody``, the default of
+/// every receiving API that has one, a request's fields change nothing.
+///
+/// ```swift
+/// // A server: only values signed with a key it holds (rotation: list the old and the new).
+/// let trust = CarrierTrust.signed(by: [currentKey, previousKey])  // the SwiftCrypto trait
+///
+/// // A hop the server has authenticated by its own means.
+/// let internalHop = CarrierTrust.senders { field in field("x-internal-hop") == "mesh" }
+///
+/// // A pipe to a child process this process started: nobody else can write to it.
+/// let context = try carried.decode(fieldsFromParent, trusting: .anySender)
+/// ```
+///
+/// Trust decides only whether carried values are *applied*. What they may change is yours
+/// to choose when you list the types in ``CarriedValues``: carry what tests need to fix
+/// (a clock, feature flags), never what decides authorization.
+public struct CarrierTrust: Sendable {
+    enum Kind: Sendable {
+        case nobody
+        case senders(@Sendable (_ field: (String) -> String?) -> Bool)
+        case signed(Verifier)
+    }
+
+    /// What a signed trust checks a signature with.
+    struct Verifier: Sendable {
+        var keys: [(id: String, authenticator: any CarrierAuthenticator)]
+        var maximumLifetime: Duration
+        var leeway: Duration
+        var now: @Sendable () -> Date
+
+        func authenticator(for id: String) -> (any CarrierAuthenticator)? {
+            keys.first { $0.id == id }?.authenticator
+        }
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    /// Accepts nothing: every carried field is dropped and reported as
+    /// ``CarrierRejection/Reason/untrusted``. The default wherever a trust is optional.
+    public static let nobody = CarrierTrust(.nobody)
+
+    /// Accepts every sender's fields, unsigned. Only for a channel no stranger can write to:
+    /// a pipe to your own child process, a test calling a function directly.
+    public static let anySender = CarrierTrust(.senders { _ in true })
+
+    /// Accepts a request's fields, unsigned, when `isTrusted` says so; reports them as
+    /// ``CarrierRejection/Reason/untrusted`` otherwise. `isTrusted` gets a lookup of the
+    /// request's fields by (lowercased) name: trust a hop your server has already
+    /// authenticated, by a header its gateway sets and strips from outside requests.
+    ///
+    /// ```swift
+    /// let trust = CarrierTrust.senders { field in field("x-authenticated-service") != nil }
+    /// ```
+    public static func senders(where isTrusted: @escaping @Sendable (_ field: (String) -> String?) -> Bool) -> CarrierTrust {
+        CarrierTrust(.senders(isTrusted))
+    }
+}
