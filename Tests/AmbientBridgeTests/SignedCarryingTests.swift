@@ -1,0 +1,232 @@
+#if SwiftCrypto
+import Ambient
+import Foundation
+import Testing
+
+/// A value a client must never set unsigned: the tests' stand-in for feature flags.
+struct Plan: CarriableValue, Equatable {
+    var name: String
+    static var defaultValue: Plan { Plan(name: "free") }
+    static var carrierKey: String { "plan" }
+    var carrierEncoding: String? { name }
+    init(name: String) { self.name = name }
+    init(carrierEncoding: String) throws { name = carrierEncoding }
+}
+
+/// Signed carrying (the SwiftCrypto trait): what a receiver trusting `.signed(by:)` applies,
+/// and everything it drops — unsigned, forged, altered, expired, wrongly keyed.
+@Suite("Carried values: signed with HMAC-SHA256")
+struct SignedCarryingTests {
+    let carried = CarriedValues(Clock.self, Plan.self)
+    let key = try! CarrierSigningKey(id: "test", secret: Array(repeating: 7, count: 32))
+    let otherSecret = try! CarrierSigningKey(id: "test", secret: Array(repeating: 8, count: 32))
+    let nextKey = try! CarrierSigningKey(id: "next", secret: Array(repeating: 9, count: 32))
+    let noon = Date(timeIntervalSinceReferenceDate: 43_200)
+
+    var trust: CarrierTrust { .signed(by: [key]) }
+
+    func signed(
+        with key: CarrierSigningKey? = nil, as format: CarrierFormat = .fields, lifetime: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) -> [String: String] {
+        let signer = CarrierSigner.hmacSHA256(key ?? self.key, lifetime: lifetime, now: now)
+        return withInjected(Clock.fixed(noon), Plan(name: "enterprise")) {
+            carried.encode(.current, as: format, signingWith: signer)
+        }
+    }
+
+    func expectApplied(_ fields: [String: String], as format: CarrierFormat = .fields, trust: CarrierTrust? = nil)
+        throws
+    {
+        let context = try carried.decode(fields, as: format, trusting: trust ?? self.trust)
+        #expect(context[Plan.self] == Plan(name: "enterprise"))
+        #expect(context.run { Clock.current.now } == noon)
+    }
+
+    func expectDropped(
+        _ fields: [String: String], as format: CarrierFormat = .fields, trust: CarrierTrust? = nil,
+        because reason: CarrierRejection.Reason, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let (context, rejections) = carried.decodeSkippingInvalid(fields, as: format, trusting: trust ?? self.trust)
+        #expect(context.isEmpty, "nothing applied", sourceLocation: sourceLocation)
+        #expect(!rejections.isEmpty && rejections.allSatisfy { $0.reason == reason }, "\(rejections)", sourceLocation: sourceLocation)
+    }
+
+    @Test func signedFieldsAreApplied() throws {
+        let fields = signed()
+        #expect(fields["ambient-plan"] == "enterprise")
+        let signature = try #require(fields["ambient-signature"])
+        #expect(signature.hasPrefix("v1:test:"))
+        #expect(signature.contains(":ambient-clock/ambient-plan:"))
+        try expectApplied(fields)
+    }
+
+    @Test func signedBaggageIsApplied() throws {
+        let header = signed(as: .baggage)
+        #expect(header.keys.sorted() == ["baggage"])
+        try expectApplied(header, as: .baggage)
+    }
+
+    @Test func unsignedFieldsAreDropped() {
+        expectDropped(["ambient-plan": "enterprise", "ambient-clock": "fixed:0.0"], because: .unsigned)
+    }
+
+    @Test func anAlteredValueDropsEverySignedField() {
+        var fields = signed()
+        fields["ambient-plan"] = "enterprise2"
+        expectDropped(fields, because: .signatureMismatch)
+    }
+
+    @Test func aRemovedFieldBreaksTheSignature() {
+        var fields = signed()
+        fields["ambient-clock"] = nil
+        expectDropped(fields, because: .signatureMismatch)
+    }
+
+    @Test func aFieldAddedBesideTheSignedOnesIsDroppedAlone() throws {
+        let carried = CarriedValues(Clock.self, Plan.self, Note.self)
+        let signer = CarrierSigner.hmacSHA256(key)
+        var fields = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
+        fields["ambient-plan"] = "enterprise"
+        let (context, rejections) = carried.decodeSkippingInvalid(fields, trusting: trust)
+        #expect(context.run { Clock.current.now } == noon)
+        #expect(context[Plan.self] == nil)
+        #expect(rejections.map(\.field) == ["ambient-plan"])
+        #expect(rejections.map(\.reason) == [.unsigned])
+    }
+
+    @Test func anotherSecretUnderTheSameIdIsAForgery() {
+        expectDropped(signed(with: otherSecret), because: .signatureMismatch)
+    }
+
+    @Test func aKeyTheReceiverDoesNotHoldIsReportedByItsId() {
+        expectDropped(signed(with: nextKey), because: .unknownKey(id: "next"))
+    }
+
+    @Test func keysRotate() throws {
+        // During rotation the receiver accepts both; senders move to the new key.
+        let both = CarrierTrust.signed(by: [nextKey, key])
+        try expectApplied(signed(with: key), trust: both)
+        try expectApplied(signed(with: nextKey), trust: both)
+        // Afterwards the old key is retired.
+        expectDropped(signed(with: key), trust: .signed(by: [nextKey]), because: .unknownKey(id: "test"))
+    }
+
+    @Test func anExpiredSignatureIsDropped() {
+        let twoMinutesAgo = Date().addingTimeInterval(-120)
+        let fields = signed(now: { twoMinutesAgo })
+        let expiry = Date(timeIntervalSince1970: (twoMinutesAgo.timeIntervalSince1970 + 60).rounded(.up))
+        expectDropped(fields, because: .expired(at: expiry))
+    }
+
+    @Test func theReceiverAllowsLeewayForClockSkew() throws {
+        let threeSecondsAgo = Date().addingTimeInterval(-3)
+        let fields = signed(lifetime: .seconds(1), now: { threeSecondsAgo })
+        try expectApplied(fields)  // expired about 2 s ago: within the default 5 s leeway
+        let expiry = Date(timeIntervalSince1970: (threeSecondsAgo.timeIntervalSince1970 + 1).rounded(.up))
+        expectDropped(fields, trust: .signed(by: [key], leeway: .zero), because: .expired(at: expiry))
+    }
+
+    @Test func aSignatureValidForLongerThanTheReceiverAllowsIsDropped() throws {
+        let fields = signed(lifetime: .seconds(86_400))
+        let reason = try #require(carried.decodeSkippingInvalid(fields, trusting: trust).rejections.first?.reason)
+        guard case .lifetimeTooLong = reason else {
+            Issue.record("expected lifetimeTooLong, got \(reason)")
+            return
+        }
+        try expectApplied(fields, trust: .signed(by: [key], maximumLifetime: .seconds(90_000)))
+    }
+
+    @Test func theSignatureCoversDecodedValuesSoReEscapingKeepsIt() throws {
+        var header = signed(as: .baggage)
+        // A hop in another language that decodes and re-encodes every value more eagerly.
+        header["baggage"] = header["baggage"]!.replacingOccurrences(of: "enterprise", with: "%65nterpris%65")
+        try expectApplied(header, as: .baggage)
+        // One that alters a value breaks it.
+        var altered = signed(as: .baggage)
+        altered["baggage"] = altered["baggage"]!.replacingOccurrences(of: "enterprise", with: "enterprisf")
+        expectDropped(altered, as: .baggage, because: .signatureMismatch)
+    }
+
+    @Test(arguments: [
+        "v2:test:1:ambient-plan:" + String(repeating: "0", count: 64),
+        "v1:test:1:ambient-plan",
+        "v1::1:ambient-plan:" + String(repeating: "0", count: 64),
+        "v1:test:-1:ambient-plan:" + String(repeating: "0", count: 64),
+        "v1:test:99999999999999:ambient-plan:" + String(repeating: "0", count: 64),
+        "v1:test:1::" + String(repeating: "0", count: 64),
+        "v1:test:1:ambient-plan/ambient-plan:" + String(repeating: "0", count: 64),
+        "v1:test:1:AMBIENT-PLAN:" + String(repeating: "0", count: 64),
+        "v1:test:1:ambient-plan:" + String(repeating: "0", count: 63),
+        "v1:test:1:ambient-plan:" + String(repeating: "A", count: 64),
+        "v1:test:1:" + Array(repeating: "f", count: 65).joined(separator: "/") + ":" + String(repeating: "0", count: 64),
+        "v1%20:test",
+    ])
+    func aMalformedSignatureDropsTheFields(signature: String) throws {
+        let (context, rejections) = carried.decodeSkippingInvalid(
+            ["ambient-plan": "enterprise", "ambient-signature": signature], trusting: trust)
+        #expect(context.isEmpty)
+        let reason = try #require(rejections.first?.reason)
+        guard case .malformedSignature = reason else {
+            Issue.record("expected malformedSignature, got \(reason)")
+            return
+        }
+    }
+
+    @Test func twoSignaturesAreADuplicate() {
+        var header = signed(as: .baggage)
+        let signature = header["baggage"]!.split(separator: ",").last!
+        header["baggage"]! += ",\(signature)"
+        let (context, rejections) = carried.decodeSkippingInvalid(header, as: .baggage, trusting: trust)
+        #expect(context.isEmpty)
+        #expect(rejections.map(\.reason).contains(.duplicate))
+    }
+
+    @Test func keysAreCheckedAndNeverPrinted() throws {
+        #expect(throws: CarrierSigningKey.Invalid.secretTooShort(bytes: 16, minimum: 32)) {
+            try CarrierSigningKey(id: "short", secret: Array(repeating: 1, count: 16))
+        }
+        #expect(throws: CarrierSigningKey.Invalid.invalidID("a:b")) {
+            try CarrierSigningKey(id: "a:b", secret: Array(repeating: 1, count: 32))
+        }
+        #expect(throws: CarrierSigningKey.Invalid.invalidID("")) {
+            try CarrierSigningKey(id: "", secret: Array(repeating: 1, count: 32))
+        }
+        #expect(throws: CarrierSigningKey.Invalid.notBase64) { try CarrierSigningKey(id: "k", base64: "not base64!") }
+        let fromBase64 = try CarrierSigningKey(id: "k", base64: " \(Data(repeating: 7, count: 32).base64EncodedString())\n")
+        #expect("\(fromBase64)" == "CarrierSigningKey(id: k, 32 bytes)")
+        let rejections = carried.decodeSkippingInvalid(signed(with: otherSecret), trusting: trust).rejections
+        #expect(!rejections.map(\.description).joined().contains("0707"))
+    }
+
+    @Test func twoHundredConcurrentRequestsEachVerifyTheirOwn() async {
+        let signer = CarrierSigner.hmacSHA256(key)
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for id in 0..<200 {
+                group.addTask { [carried, trust] in
+                    let date = Date(timeIntervalSinceReferenceDate: Double(id))
+                    var fields = withInjected(Clock.fixed(date), Plan(name: "p\(id)")) {
+                        carried.encode(.current, signingWith: signer)
+                    }
+                    if id.isMultiple(of: 3) { fields["ambient-plan"] = "forged" }
+                    let (context, _) = carried.decodeSkippingInvalid(fields, trusting: trust)
+                    let expected = id.isMultiple(of: 3) ? nil : Plan(name: "p\(id)")
+                    return context[Plan.self] == expected ? 0 : 1
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+}
+
+/// A second carriable type, for a sender that carries more than the receiver knows.
+struct Note: CarriableValue, Equatable {
+    var text: String
+    static var defaultValue: Note { Note(text: "") }
+    static var carrierKey: String { "note" }
+    var carrierEncoding: String? { text }
+    init(text: String) { self.text = text }
+    init(carrierEncoding: String) throws { text = carrierEncoding }
+}
+#endif
