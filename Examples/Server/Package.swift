@@ -13,7 +13,7 @@ let package = Package(
         // `package:` in a product names a package by its identity. `name:` sets it here;
         // without it, a path dependency's identity is its folder's name (the clone's, here:
         // not always "Ambient"), and a URL dependency's is the repository's name.
-        .package(name: "Ambient", path: "../..", traits: ["SwiftLog", "ServiceContext"]),
+        .package(name: "Ambient", path: "../..", traits: ["SwiftLog", "ServiceContext", "SwiftCrypto"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -28,6 +28,16 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
+        // Service B of the three-service test: a plain Hummingbird app, no Ambient, that
+        // forwards the W3C `baggage` header it receives on its own outgoing request, as any
+        // service that propagates baggage would.
+        .target(
+            name: "BaggageForwarder",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "TokenServer",
             dependencies: [
@@ -40,7 +50,7 @@ let package = Package(
         .testTarget(
             name: "TokenServiceTests",
             dependencies: [
-                "TokenService",
+                "TokenService", "BaggageForwarder",
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "AmbientTesting", package: "Ambient"),
                 .product(name: "Hummingbird", package: "hummingbird"),

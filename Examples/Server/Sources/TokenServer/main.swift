@@ -1,13 +1,23 @@
 // Runs the token service: `swift run --package-path Examples/Server TokenServer [port]`.
-// Callers may fix its clock and tenant flags through `ambient-*` headers (an
-// AmbientInstrument extracts them); try
-//   curl -X POST -H 'x-tenant: enterprise' -H 'ambient-clock: fixed:0.0' localhost:8080/tokens
+//
+// Callers may fix its clock and tenant flags (`ambient-*` headers or W3C baggage) only when
+// they sign them with a key it holds: set `AMBIENT_CARRIER_KEYS=id:base64[,id:base64…]`
+// (the first key signs, all are accepted). Without it, nothing a request carries changes a
+// value: a forged `ambient-tenant-flags: long-lived` gets a free tenant nothing.
+//   curl -X POST -H 'x-tenant: free' -H 'ambient-tenant-flags: long-lived' localhost:8080/tokens
+// `scripts/smoke` signs a request the way a test client does.
 import Ambient
+import Foundation
 import Hummingbird
 import Instrumentation
 import TokenService
 
-InstrumentationSystem.bootstrap(AmbientInstrument(carrying: .tokenService))
+let keys = try carrierKeys(from: ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"])
+InstrumentationSystem.bootstrap(
+    AmbientInstrument(
+        carrying: .tokenService,
+        signingWith: keys.first.map { CarrierSigner.hmacSHA256($0) },
+        trusting: keys.isEmpty ? .nobody : .signed(by: keys)))
 let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
 let app = buildApplication(port: port)
 try await app.runService()

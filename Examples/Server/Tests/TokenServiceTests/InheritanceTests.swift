@@ -89,7 +89,9 @@ struct InheritanceTests {
 extension InheritanceTests {
     @Test func router_valuesSentInHeadersReachTheHandler() async throws {
         let seen = try await buildApplication(port: 0).test(.router) { client in
-            try await client.seen(headers: [HTTPField.Name("ambient-tenant-flags")!: "long-lived"])
+            try await withInjected(TenantFlags(longLivedTokens: true)) {
+                try await client.seen(headers: HTTPFields().carryingAmbientValues())
+            }
         }
         #expect(seen.flags == "long-lived")
     }

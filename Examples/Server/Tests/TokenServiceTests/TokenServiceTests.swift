@@ -75,7 +75,7 @@ struct TokenServiceTests {
         #expect(issued.metadata["token"] == "00000000-0000-0000-0000-000000000000")
     }
 
-    @Test func anUndecodableHeaderIsIgnoredAndLogged() async throws {
+    @Test func aHeaderNobodySignedIsIgnoredAndLogged() async throws {
         let log = Ambient.Logger.capturing()
         let seen = try await withInjected(log) {
             try await buildApplication(port: 0).test(.live) { client in
@@ -85,6 +85,7 @@ struct TokenServiceTests {
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate, "the suite's clock, not the header's")
         let warning = try #require(log.captured.first { $0.level == .warning })
         #expect(warning.metadata["key"] == "ambient-clock")
+        #expect(warning.metadata["reason"] == "not signed (this receiver accepts signed fields only)")
     }
 
     @Test func twoHundredConcurrentRequestsEachSeeOnlyTheirOwnValues() async throws {

@@ -40,7 +40,8 @@ import ServiceContextModule
 public struct AmbientInstrument: Instrument, CustomStringConvertible {
     /// The types that travel.
     public let carried: CarriedValues
-    /// Where they travel: `ambient-*` fields, or entries of the W3C `baggage` header.
+    /// Where `inject` puts them: `ambient-*` fields, or entries of the W3C `baggage` header.
+    /// `extract` reads both.
     public let format: CarrierFormat
     /// What signs the values `inject` sends; `nil` sends them unsigned.
     public let signer: CarrierSigner?
@@ -54,7 +55,8 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
     /// An instrument carrying `carried`.
     ///
     /// - Parameters:
-    ///   - format: `ambient-*` fields (the default) or the W3C `baggage` header.
+    ///   - format: Where `inject` writes: `ambient-*` fields (the default) or the W3C
+    ///     `baggage` header (which a hop without Ambient forwards). `extract` reads both.
     ///   - signer: Signs what `inject` sends, for receivers that trust only signed values.
     ///   - trust: The senders whose values `extract` applies; by default none.
     ///   - limits: The most carried text `extract` reads.
@@ -88,15 +90,20 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
     }
 
     /// Reads the listed types from `carrier` into `context`'s injection context (on top of
-    /// one it already carries), from a sender ``trust`` accepts. What is dropped goes to
-    /// ``onInvalid``.
+    /// one it already carries), from a sender ``trust`` accepts: the `ambient-*` fields and
+    /// the `baggage` entries, whichever ``format`` this side sends, each verified on its
+    /// own; where both carry a type, the field wins. What is dropped goes to ``onInvalid``.
     public func extract<Carrier, Extract: Extractor>(
         _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
     ) where Extract.Carrier == Carrier {
-        let (extracted, rejections) = carried.decodeSkippingInvalid(as: format, trusting: trust, limits: limits) {
-            extractor.extract(key: $0, from: carrier)
-        }
-        rejections.forEach(onInvalid.callAsFunction)
+        let lookup = { (key: String) in extractor.extract(key: key, from: carrier) }
+        let fields = carried.decodeSkippingInvalid(as: .fields, trusting: trust, limits: limits, field: lookup)
+        let baggage = carried.decodeSkippingInvalid(as: .baggage, trusting: trust, limits: limits, field: lookup)
+        fields.rejections.forEach(onInvalid.callAsFunction)
+        baggage.rejections.forEach(onInvalid.callAsFunction)
+        let extracted =
+            baggage.context.isEmpty
+            ? fields.context : fields.context.isEmpty ? baggage.context : baggage.context.injecting(contentsOf: fields.context)
         guard !extracted.isEmpty else { return }
         // Layer only over a context already carried: rebuilding onto an empty one would copy
         // every extracted value into a second storage for nothing.
