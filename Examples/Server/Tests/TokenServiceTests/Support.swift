@@ -9,10 +9,41 @@ import TokenService
 
 let noon = Date(timeIntervalSinceReferenceDate: 43_200)
 
+/// The tests' signing key: the test client signs with it and the server accepts it, as a
+/// deployment's test environment would configure both (`AMBIENT_CARRIER_KEYS`).
+let testKey = try! CarrierSigningKey(id: "test", secret: Array("a test key, 32 bytes or longer!!".utf8))
+
+/// Every report the server's instrument makes, for the tests that check what was dropped
+/// (a limit far above what these tests send, so none is held back).
+let reported = RejectionLog()
+
 /// Both sides of these tests carry `CarriedValues.tokenService` in headers, as the
-/// `TokenServer` executable does. `InstrumentationSystem.bootstrap` may run once per
-/// process: every test reads this first.
-let instrumented: Void = InstrumentationSystem.bootstrap(AmbientInstrument(carrying: .tokenService))
+/// `TokenServer` executable does: the client signs with ``testKey``, the server applies only
+/// what it signed. `InstrumentationSystem.bootstrap` may run once per process: every test
+/// reads this first.
+let instrumented: Void = InstrumentationSystem.bootstrap(
+    AmbientInstrument(
+        carrying: .tokenService, signingWith: .hmacSHA256(testKey), trusting: .signed(by: [testKey]),
+        onInvalid: RejectionReporter(maximumReports: 1_000_000) { rejection in
+            reported.append(rejection)
+            AmbientInstrument.logWarning(rejection)
+        }))
+
+/// The rejections reported, for tests to look up by what they sent.
+final class RejectionLog: @unchecked Sendable {
+    // @unchecked: `rejections` is only touched under `lock`.
+    private let lock = NSLock()
+    private var rejections: [CarrierRejection] = []
+
+    func append(_ rejection: CarrierRejection) {
+        lock.withLock { rejections.append(rejection) }
+    }
+
+    /// Those whose excerpt contains `marker`: what one test sent, among parallel tests'.
+    func matching(_ marker: String) -> [CarrierRejection] {
+        lock.withLock { rejections.filter { $0.excerpt.contains(marker) } }
+    }
+}
 
 /// What `GET /ambient` reports the handler sees.
 struct Seen: Equatable, CustomStringConvertible {
