@@ -1,0 +1,20 @@
+// swift-tools-version: 6.1
+// The libFuzzer target over what a receiver reads from strangers: the carried-field and
+// baggage decoders, the escaping, the signature parser and the HMAC check. Its own package,
+// so the fuzzer build (`--sanitize fuzzer`) never touches the library's. `./run [seconds]`.
+import PackageDescription
+
+let package = Package(
+    name: "AmbientFuzz",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "Ambient", path: "..", traits: ["SwiftCrypto"])
+    ],
+    targets: [
+        .executableTarget(
+            name: "CarrierFuzzer",
+            dependencies: [.product(name: "Ambient", package: "Ambient")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
