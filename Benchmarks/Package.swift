@@ -7,8 +7,9 @@ let package = Package(
     name: "AmbientBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        // The SwiftLog trait: the "bridge:" rows measure the swift-log bridges.
-        .package(name: "Ambient", path: "..", traits: ["SwiftLog"]),
+        // The SwiftLog trait: the "bridge:" rows measure the swift-log bridges; SwiftCrypto:
+        // the "carrying:" rows, signed carried values.
+        .package(name: "Ambient", path: "..", traits: ["SwiftLog", "SwiftCrypto"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // Only the traits the `\.date` dependency needs: skips building Clocks, CombineSchedulers, OpenCombine.

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 // Ambient beside the libraries whose names it meets: swift-log's `Logger`, swift-clocks'
 // `TestClock` and swift-dependencies' `UUIDGenerator`; and Ambient's bridges to swift-log
-// and ServiceContext, with both traits on. Its own package, so these never reach Ambient's
+// and ServiceContext, with the traits on. Its own package, so these never reach Ambient's
 // users; `.ci/run` builds and runs it, and the README's "Names that meet other modules"
 // and "Integrations" blocks are compiled here (Tests/DocumentationTests checks they agree).
 import PackageDescription
@@ -10,7 +10,7 @@ let package = Package(
     name: "AmbientInterop",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "Ambient", path: "../..", traits: ["SwiftLog", "ServiceContext"]),
+        .package(name: "Ambient", path: "../..", traits: ["SwiftLog", "ServiceContext", "SwiftCrypto"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),

@@ -140,7 +140,8 @@ struct ServiceContextBridgeTests {
         #expect(log.captured.first?.metadata["arrived"] == "yesterday")
 
         #expect(throws: CarrierRejection.self) {
-            try EchoFlags.carried.decode(["ambient-clock": "yesterday"], using: DictionaryExtractor(), trusting: .anySender)
+            try EchoFlags.carried.decode(
+                ["ambient-clock": "yesterday"], using: DictionaryExtractor(), trusting: .anySender)
         }
     }
 

@@ -35,7 +35,9 @@ struct SignedCarryingTests {
         }
     }
 
-    func expectApplied(_ fields: [String: String], as format: CarrierFormat = .fields, trust: CarrierTrust? = nil)
+    func expectApplied(
+        _ fields: [String: String], as format: CarrierFormat = .fields, trust: CarrierTrust? = nil
+    )
         throws
     {
         let context = try carried.decode(fields, as: format, trusting: trust ?? self.trust)
@@ -49,7 +51,9 @@ struct SignedCarryingTests {
     ) {
         let (context, rejections) = carried.decodeSkippingInvalid(fields, as: format, trusting: trust ?? self.trust)
         #expect(context.isEmpty, "nothing applied", sourceLocation: sourceLocation)
-        #expect(!rejections.isEmpty && rejections.allSatisfy { $0.reason == reason }, "\(rejections)", sourceLocation: sourceLocation)
+        #expect(
+            !rejections.isEmpty && rejections.allSatisfy { $0.reason == reason }, "\(rejections)",
+            sourceLocation: sourceLocation)
     }
 
     @Test func signedFieldsAreApplied() throws {
@@ -159,7 +163,8 @@ struct SignedCarryingTests {
         "v1:test:1:AMBIENT-PLAN:" + String(repeating: "0", count: 64),
         "v1:test:1:ambient-plan:" + String(repeating: "0", count: 63),
         "v1:test:1:ambient-plan:" + String(repeating: "A", count: 64),
-        "v1:test:1:" + Array(repeating: "f", count: 65).joined(separator: "/") + ":" + String(repeating: "0", count: 64),
+        "v1:test:1:" + Array(repeating: "f", count: 65).joined(separator: "/") + ":"
+            + String(repeating: "0", count: 64),
         "v1%20:test",
     ])
     func aMalformedSignatureDropsTheFields(signature: String) throws {
@@ -193,7 +198,8 @@ struct SignedCarryingTests {
             try CarrierSigningKey(id: "", secret: Array(repeating: 1, count: 32))
         }
         #expect(throws: CarrierSigningKey.Invalid.notBase64) { try CarrierSigningKey(id: "k", base64: "not base64!") }
-        let fromBase64 = try CarrierSigningKey(id: "k", base64: " \(Data(repeating: 7, count: 32).base64EncodedString())\n")
+        let fromBase64 = try CarrierSigningKey(
+            id: "k", base64: " \(Data(repeating: 7, count: 32).base64EncodedString())\n")
         #expect("\(fromBase64)" == "CarrierSigningKey(id: k, 32 bytes)")
         let rejections = carried.decodeSkippingInvalid(signed(with: otherSecret), trusting: trust).rejections
         #expect(!rejections.map(\.description).joined().contains("0707"))

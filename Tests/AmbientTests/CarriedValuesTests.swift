@@ -52,7 +52,8 @@ struct CarriedValuesTests {
     }
 
     @Test(arguments: [
-        "plain", "with space", "new\nline", "per%cent", "%41", "ünïcødé ✓", "\"quoted\"", "a:b@c/d+e=f,g;h", "x=1,y=2;p", " lead",
+        "plain", "with space", "new\nline", "per%cent", "%41", "ünïcødé ✓", "\"quoted\"", "a:b@c/d+e=f,g;h",
+        "x=1,y=2;p", " lead",
         String(repeating: "🦆", count: 100),
     ])
     func anyTextRoundTripsAsAValidHeaderValue(text: String) throws {
@@ -79,7 +80,8 @@ struct CarriedValuesTests {
         #expect(
             throws: CarrierRejection(
                 field: "ambient-clock",
-                reason: .undecodable(typeName: "Clock", message: "expected fixed:<seconds since 2001>, such as fixed:0.0"),
+                reason: .undecodable(
+                    typeName: "Clock", message: "expected fixed:<seconds since 2001>, such as fixed:0.0"),
                 arrived: "noon")
         ) {
             try carried.decode(["ambient-clock": "noon", "ambient-note": "fine"], trusting: .anySender)

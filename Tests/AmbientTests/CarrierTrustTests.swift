@@ -15,7 +15,8 @@ struct CarrierTrustTests {
         #expect(context.isEmpty)
         #expect(rejections.map(\.field) == ["ambient-clock", "ambient-note"])
         #expect(rejections.allSatisfy { $0.reason == .untrusted })
-        #expect(rejections[0].description == #"ambient-clock ("fixed:0.0"): from a sender this receiver does not trust"#)
+        #expect(
+            rejections[0].description == #"ambient-clock ("fixed:0.0"): from a sender this receiver does not trust"#)
         #expect(throws: CarrierRejection.self) { try carried.decode(forged, trusting: .nobody) }
     }
 
@@ -38,8 +39,10 @@ struct CarrierTrustTests {
     }
 
     @Test func aSignatureFieldFromNobodyIsReportedToo() {
-        let rejections = carried.decodeSkippingInvalid(["ambient-signature": "v1:x:1:ambient-note:00"], trusting: .nobody)
-            .rejections
+        let rejections = carried.decodeSkippingInvalid(
+            ["ambient-signature": "v1:x:1:ambient-note:00"], trusting: .nobody
+        )
+        .rejections
         #expect(rejections.map(\.field) == ["ambient-signature"])
     }
 

@@ -29,7 +29,8 @@ while let line = readLine() {
 var serviceContext = ServiceContext.topLevel
 if CommandLine.arguments.contains("--strict") {
     do {
-        serviceContext.injectionContext = try EchoFlags.carried.decode(fields, using: FieldExtractor(), trusting: .anySender)
+        serviceContext.injectionContext = try EchoFlags.carried.decode(
+            fields, using: FieldExtractor(), trusting: .anySender)
     } catch {
         print("error: \(error)")
         exit(3)

@@ -289,6 +289,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     registerBridgeBenchmarks(configuration: kilo)
+    registerCarryingBenchmarks(configuration: kilo)
 
     // MARK: - Scale: N readers at once, each inside its own scope
 

@@ -5,9 +5,10 @@
 //      only signed values: nothing is ever applied (no input forges HMAC-SHA256).
 //   1  a W3C baggage header, to the same receiver: nothing applied; then to one trusting
 //      any sender: whatever is applied decoded from what was sent, never a crash.
-//   2  an honest sender's note (the rest, as text), signed, then one byte of the carrier
-//      changed (position and value from the input's last bytes): the receiver applies the
-//      note exactly as sent, or nothing.
+//   2  an honest sender's note (the rest, as text), signed: the receiver applies it exactly
+//      as sent, or (only when a field is over the receiver's limits) rejects it as too large;
+//      then one byte of the carrier changed (position and value from the input's last
+//      bytes): the receiver applies the note exactly as sent, or nothing.
 import Ambient
 import Foundation
 
@@ -26,6 +27,7 @@ let signer = CarrierSigner.hmacSHA256(key, now: { now })
 let signedOnly = CarrierTrust.signed(by: [key], now: { now })
 let carried = CarriedValues(Clock.self, Note.self)
 
+/// libFuzzer calls this with each input (`count` bytes at `data`); 0 means "keep going".
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     guard count > 0 else { return 0 }
@@ -55,7 +57,24 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
             fields = carried.encode(InjectionContext().injecting(Note(text: text)), as: .baggage, signingWith: signer)
         }
         let honest = carried.decodeSkippingInvalid(fields, as: format, trusting: signedOnly)
-        precondition(honest.rejections.isEmpty && honest.context[Note.self] == Note(text: text), "an honest note was refused: \(fields)")
+        let limits = CarrierLimits.default
+        let withinLimits =
+            format == .fields
+            ? fields.values.allSatisfy { $0.utf8.count <= limits.maximumFieldBytes }
+            : fields["baggage"]!.utf8.count <= limits.maximumBaggageBytes
+                && fields["baggage"]!.split(separator: ",").allSatisfy { entry in
+                    entry.split(separator: "=", maxSplits: 1).last!.utf8.count <= limits.maximumFieldBytes
+                }
+        if withinLimits {
+            precondition(
+                honest.rejections.isEmpty && honest.context[Note.self] == Note(text: text),
+                "an honest note was refused: \(honest.rejections)")
+        } else {
+            precondition(
+                honest.context.isEmpty
+                    && honest.rejections.contains { if case .tooLarge = $0.reason { true } else { false } },
+                "an oversized note was not refused as too large: \(honest.rejections)")
+        }
         // Change one byte of one field: the receiver applies the note as sent, or nothing.
         let names = fields.keys.sorted()
         let name = names[Int(rest[rest.count - 2]) % names.count]

@@ -19,7 +19,9 @@
 /// ```
 ///
 /// Only injected values travel: a type nothing injected keeps its default on the other
-/// side. The encoding may be any string: ``CarriedValues`` escapes it for a header.
+/// side. The encoding may be any string: ``CarriedValues`` escapes it for a header. A
+/// receiver applies it only from a sender it trusts (``CarrierTrust``): carry what tests
+/// need to fix, never what decides authorization.
 public protocol CarriableValue: AmbientValue {
     /// The name this type travels under, unique among the types of one ``CarriedValues``:
     /// letters, digits and `-` only (`"clock"` becomes the header `ambient-clock`).
@@ -30,8 +32,10 @@ public protocol CarriableValue: AmbientValue {
     var carrierEncoding: String? { get }
 
     /// The value `carrierEncoding` describes. Throw, with a message that says what was
-    /// expected, on anything else: ``CarriedValues`` reports it as a
-    /// ``CarriedValueDecodingError`` naming the type and the text.
+    /// expected, on anything else: ``CarriedValues`` reports it as a ``CarrierRejection``
+    /// (``CarrierRejection/Reason/undecodable(typeName:message:)``) naming the type.
+    /// Only text from a sender the receiver trusts gets here, but decode it as strictly
+    /// as any input.
     init(carrierEncoding: String) throws
 }
 

@@ -29,10 +29,13 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
     public let types: [any CarriableValue.Type]
     /// Put before each ``CarriableValue/carrierKey`` to name its field: `"ambient-"`.
     public let keyPrefix: String
-    /// Each type's field name, lowercased, in the order of ``types``.
+    /// Each type's field name, lowercased, in the order of ``types``; and as bytes, for
+    /// matching baggage keys.
     let fieldNames: [String]
+    let fieldNameBytes: [[UInt8]]
     /// The field a signature travels in: ``keyPrefix`` + `signature`.
     public let signatureField: String
+    let signatureFieldBytes: [UInt8]
 
     /// The name of the W3C Baggage header: `baggage`.
     public static let baggageHeader = "baggage"
@@ -64,7 +67,9 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
         self.types = types
         self.keyPrefix = keyPrefix
         self.fieldNames = types.map { (keyPrefix + $0.carrierKey).lowercased() }
+        self.fieldNameBytes = fieldNames.map { Array($0.utf8) }
         self.signatureField = signatureField
+        self.signatureFieldBytes = Array(signatureField.utf8)
     }
 
     /// The field name `type` travels under: ``keyPrefix`` + its key, lowercased (HTTP/2

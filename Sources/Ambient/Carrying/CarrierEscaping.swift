@@ -6,6 +6,7 @@
 /// baggage value may hold (visible ASCII but `"`, `,`, `;`, `\`), so a header repeated and
 /// joined with a comma, a space or a control character is refused, never guessed at;
 /// and it accepts any valid `%XX`, so a hop that escapes more than Ambient does is fine.
+/// Both work on bytes, one pass each: what arrives is read once, at a bounded length.
 enum CarrierEscaping {
     static func escape(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
@@ -23,26 +24,32 @@ enum CarrierEscaping {
 
     /// The text `field` escapes, or the reason it is not a field Ambient could have written
     /// (``CarrierRejection/Reason/duplicate`` for a comma: a repeated header, joined).
-    static func unescape(_ field: Substring.UTF8View) -> Result<String, CarrierRejection.Reason> {
+    static func unescape(_ field: ArraySlice<UInt8>) -> Result<String, CarrierRejection.Reason> {
+        var escapes = false
+        for byte in field {
+            if byte == UInt8(ascii: "%") {
+                escapes = true
+            } else if !isBaggageOctet(byte) {
+                return .failure(byte == UInt8(ascii: ",") ? .duplicate : .invalidEscape)
+            }
+        }
+        // No escapes: visible ASCII only, valid UTF-8 as it is.
+        guard escapes else { return .success(String(decoding: field, as: UTF8.self)) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(field.count)
         var index = field.startIndex
-        while index != field.endIndex {
+        while index < field.endIndex {
             let byte = field[index]
-            if byte == UInt8(ascii: "%") {
-                let first = field.index(after: index)
-                guard first != field.endIndex else { return .failure(.invalidEscape) }
-                let second = field.index(after: first)
-                guard second != field.endIndex, let high = hexValue(field[first]), let low = hexValue(field[second])
-                else { return .failure(.invalidEscape) }
-                bytes.append(high << 4 | low)
-                index = field.index(after: second)
-            } else if isBaggageOctet(byte) {
+            guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
-                index = field.index(after: index)
-            } else {
-                return .failure(byte == UInt8(ascii: ",") ? .duplicate : .invalidEscape)
+                index += 1
+                continue
             }
+            guard index + 2 < field.endIndex, let high = hexValue(field[index + 1]),
+                let low = hexValue(field[index + 2])
+            else { return .failure(.invalidEscape) }
+            bytes.append(high << 4 | low)
+            index += 3
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.invalidEscape) }
         return .success(text)

@@ -83,16 +83,15 @@ public struct CarrierRejection: Error, Sendable, Hashable, CustomStringConvertib
     public var suppressedBefore: Int
 
     /// A rejection of `field`, which held `arrived`, for `reason`.
-    public init(field: String, reason: Reason, arrived: Substring.UTF8View? = nil, suppressedBefore: Int = 0) {
-        self.field = field
-        self.reason = reason
-        self.excerpt = arrived.map(Self.excerpt(of:)) ?? ""
-        self.suppressedBefore = suppressedBefore
+    public init(field: String, reason: Reason, arrived: String = "", suppressedBefore: Int = 0) {
+        self.init(field: field, reason: reason, bytes: arrived.utf8, suppressedBefore: suppressedBefore)
     }
 
-    /// A rejection of `field`, which held `arrived`, for `reason`.
-    public init(field: String, reason: Reason, arrived: String) {
-        self.init(field: field, reason: reason, arrived: arrived[...].utf8)
+    init(field: String, reason: Reason, bytes arrived: some Collection<UInt8>, suppressedBefore: Int = 0) {
+        self.field = field
+        self.reason = reason
+        self.excerpt = Self.excerpt(of: arrived)
+        self.suppressedBefore = suppressedBefore
     }
 
     /// `ambient-clock ("fixed:0.0"): not signed (this receiver accepts signed fields only)`.
@@ -105,13 +104,18 @@ public struct CarrierRejection: Error, Sendable, Hashable, CustomStringConvertib
         return text
     }
 
-    static func excerpt(of bytes: Substring.UTF8View) -> String {
+    static func excerpt(of bytes: some Collection<UInt8>) -> String {
         var shown = [UInt8]()
         shown.reserveCapacity(67)
-        for byte in bytes.prefix(64) {
+        var count = 0
+        for byte in bytes {
+            guard count < 64 else {
+                shown += "...".utf8
+                break
+            }
             shown.append(byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") ? byte : UInt8(ascii: "?"))
+            count += 1
         }
-        if bytes.count > 64 { shown += "...".utf8 }
         return String(decoding: shown, as: UTF8.self)
     }
 }

@@ -25,21 +25,33 @@ struct CarrierSignature: Sendable, Equatable {
     /// name and its decoded value, each value preceded by its length, so no two different
     /// sets of fields give the same bytes.
     static func message(keyID: String, expiry: Int64, fields: [(name: String, value: String)]) -> [UInt8] {
-        var bytes = Array("ambient-carrier-signature/1\n".utf8)
-        bytes.reserveCapacity(bytes.count + 64 + fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 16 })
-        bytes += keyID.utf8
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(64 + fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 24 })
+        bytes.append(contentsOf: "ambient-carrier-signature/1\n".utf8)
+        bytes.append(contentsOf: keyID.utf8)
         bytes.append(UInt8(ascii: "\n"))
-        bytes += String(expiry).utf8
+        appendDecimal(expiry, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         for (name, value) in fields {
-            bytes += name.utf8
+            bytes.append(contentsOf: name.utf8)
             bytes.append(UInt8(ascii: "\n"))
-            bytes += String(value.utf8.count).utf8
+            appendDecimal(Int64(value.utf8.count), to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            bytes += value.utf8
+            bytes.append(contentsOf: value.utf8)
             bytes.append(UInt8(ascii: "\n"))
         }
         return bytes
+    }
+
+    /// Appends `value` (not negative) in decimal digits, most significant first.
+    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        let value = UInt64(max(value, 0))
+        var divisor: UInt64 = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     /// The field's text.
@@ -54,55 +66,75 @@ struct CarrierSignature: Sendable, Equatable {
         return "v1:\(keyID):\(expiry):\(fields.joined(separator: "/")):" + String(decoding: digits, as: UTF8.self)
     }
 
-    /// Parses a signature field's (unescaped) text, or says what is wrong with it.
-    static func parse(_ text: String) -> Result<CarrierSignature, CarrierRejection.Reason> {
-        let parts = text.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
-        guard parts.count == 5 else {
-            return .failure(.malformedSignature("expected 5 parts separated by ':', found \(parts.count)"))
+    /// Parses a signature field's (unescaped) text, or says what is wrong with it: one pass
+    /// over its bytes.
+    static func parse(_ bytes: ArraySlice<UInt8>) -> Result<CarrierSignature, CarrierRejection.Reason> {
+        // The four ':' that separate the five parts.
+        var colons: (Int, Int, Int, Int) = (0, 0, 0, 0)
+        var found = 0
+        for index in bytes.indices where bytes[index] == UInt8(ascii: ":") {
+            switch found {
+            case 0: colons.0 = index
+            case 1: colons.1 = index
+            case 2: colons.2 = index
+            case 3: colons.3 = index
+            default: break
+            }
+            found += 1
         }
-        guard parts[0].elementsEqual("v1".utf8) else {
+        guard found == 4 else {
+            return .failure(.malformedSignature("expected 5 parts separated by ':', found \(found + 1)"))
+        }
+        let start = bytes.startIndex
+        guard colons.0 - start == 2, bytes[start] == UInt8(ascii: "v"), bytes[start + 1] == UInt8(ascii: "1") else {
             return .failure(.malformedSignature("unknown version (this receiver reads v1)"))
         }
-        let keyID = parts[1]
+        let keyID = bytes[(colons.0 + 1)..<colons.1]
         guard (1...64).contains(keyID.count), keyID.allSatisfy(isKeyIDByte) else {
             return .failure(.malformedSignature("invalid key id"))
         }
-        let expiryDigits = parts[2]
-        guard (1...12).contains(expiryDigits.count), expiryDigits.allSatisfy(isDigit),
-            let expiry = Int64(String(decoding: expiryDigits, as: UTF8.self))
-        else {
+        let expiryDigits = bytes[(colons.1 + 1)..<colons.2]
+        guard (1...12).contains(expiryDigits.count) else {
             return .failure(.malformedSignature("the expiry is not 1 to 12 decimal digits"))
         }
-        let names = parts[3].split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        guard (1...maximumFields).contains(names.count) else {
-            return .failure(.malformedSignature("lists \(names.count) fields (1 to \(maximumFields) allowed)"))
+        var expiry: Int64 = 0
+        for digit in expiryDigits {
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else {
+                return .failure(.malformedSignature("the expiry is not 1 to 12 decimal digits"))
+            }
+            expiry = expiry * 10 + Int64(digit - UInt8(ascii: "0"))
         }
         var fields = [String]()
-        fields.reserveCapacity(names.count)
-        for name in names {
+        var nameStart = colons.2 + 1
+        for index in (colons.2 + 1)...colons.3 where index == colons.3 || bytes[index] == UInt8(ascii: "/") {
+            let name = bytes[nameStart..<index]
+            nameStart = index + 1
+            guard fields.count < maximumFields else {
+                return .failure(.malformedSignature("lists more than \(maximumFields) fields"))
+            }
             guard (1...128).contains(name.count), name.allSatisfy(isFieldNameByte) else {
                 return .failure(.malformedSignature("a listed field name is not 1 to 128 of a-z, 0-9 and -"))
             }
-            let name = String(decoding: name, as: UTF8.self)
-            guard !fields.contains(name) else {
-                return .failure(.malformedSignature("lists \(name) twice"))
+            let text = String(decoding: name, as: UTF8.self)
+            guard !fields.contains(text) else {
+                return .failure(.malformedSignature("lists \(text) twice"))
             }
-            fields.append(name)
+            fields.append(text)
         }
-        let hex = parts[4]
+        let hex = bytes[(colons.3 + 1)...]
         guard hex.count == 64 else {
             return .failure(.malformedSignature("the code is not 64 hex digits"))
         }
-        var code = [UInt8]()
-        code.reserveCapacity(32)
-        var index = hex.startIndex
-        while index != hex.endIndex {
-            let next = hex.index(after: index)
-            guard let high = lowercaseHexValue(hex[index]), let low = lowercaseHexValue(hex[next]) else {
-                return .failure(.malformedSignature("the code is not 64 lowercase hex digits"))
-            }
-            code.append(high << 4 | low)
-            index = hex.index(after: next)
+        var code = [UInt8](repeating: 0, count: 32)
+        var valid = true
+        for offset in 0..<32 {
+            let high = lowercaseHexValue(hex[hex.startIndex + 2 * offset])
+            let low = lowercaseHexValue(hex[hex.startIndex + 2 * offset + 1])
+            valid = valid && high < 16 && low < 16
+            code[offset] = high << 4 | (low & 0xF)
+        }
+        guard valid else {
+            return .failure(.malformedSignature("the code is not 64 lowercase hex digits"))
         }
         return .success(
             CarrierSignature(keyID: String(decoding: keyID, as: UTF8.self), expiry: expiry, fields: fields, code: code))
@@ -125,15 +157,12 @@ struct CarrierSignature: Sendable, Equatable {
         }
     }
 
-    private static func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    private static func lowercaseHexValue(_ byte: UInt8) -> UInt8? {
+    /// The digit's value, or 16 for anything but `0-9a-f`.
+    private static func lowercaseHexValue(_ byte: UInt8) -> UInt8 {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
+        default: 16
         }
     }
 }

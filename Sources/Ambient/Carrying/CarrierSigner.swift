@@ -22,7 +22,9 @@ public struct CarrierSigner: Sendable, CustomStringConvertible {
     let authenticator: any CarrierAuthenticator
     let now: @Sendable () -> Date
 
-    init(keyID: String, lifetime: Duration, authenticator: any CarrierAuthenticator, now: @escaping @Sendable () -> Date) {
+    init(
+        keyID: String, lifetime: Duration, authenticator: any CarrierAuthenticator, now: @escaping @Sendable () -> Date
+    ) {
         precondition(lifetime > .zero, "CarrierSigner: the lifetime must be positive, not \(lifetime)")
         self.keyID = keyID
         self.lifetime = lifetime

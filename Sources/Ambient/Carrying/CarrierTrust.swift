@@ -28,8 +28,10 @@ public struct CarrierTrust: Sendable {
     /// What a signed trust checks a signature with.
     struct Verifier: Sendable {
         var keys: [(id: String, authenticator: any CarrierAuthenticator)]
-        var maximumLifetime: Duration
-        var leeway: Duration
+        /// The longest a signature may still have to run, and the clock skew allowed, in
+        /// seconds (converted once, not per request).
+        var maximumLifetimeSeconds: Double
+        var leewaySeconds: Double
         var now: @Sendable () -> Date
 
         func authenticator(for id: String) -> (any CarrierAuthenticator)? {
@@ -59,7 +61,9 @@ public struct CarrierTrust: Sendable {
     /// ```swift
     /// let trust = CarrierTrust.senders { field in field("x-authenticated-service") != nil }
     /// ```
-    public static func senders(where isTrusted: @escaping @Sendable (_ field: (String) -> String?) -> Bool) -> CarrierTrust {
+    public static func senders(
+        where isTrusted: @escaping @Sendable (_ field: (String) -> String?) -> Bool
+    ) -> CarrierTrust {
         CarrierTrust(.senders(isTrusted))
     }
 }

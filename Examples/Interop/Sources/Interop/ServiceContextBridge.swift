@@ -17,15 +17,20 @@ struct CheckoutFlags: CarriableValue {
     }
 }
 
-// Both sides agree on what travels (or `InstrumentationSystem.bootstrap(instrument)`).
-let instrument = AmbientInstrument(carrying: CarriedValues(Clock.self, CheckoutFlags.self))
+// Both sides agree on what travels (or `InstrumentationSystem.bootstrap(instrument)`) and
+// hold the key that signs it: the receiver applies only what a key it trusts signed (trait
+// SwiftCrypto). A test key made here; a deployment reads its keys from its secret store.
+let testKey = try! CarrierSigningKey(id: "test", secret: (0..<32).map { _ in UInt8.random(in: 0...255) })
+let instrument = AmbientInstrument(
+    carrying: CarriedValues(Clock.self, CheckoutFlags.self),
+    signingWith: .hmacSHA256(testKey), trusting: .signed(by: [testKey]))
 
 // The client (a test): the values current here go into the request's headers.
 func requestHeaders() -> [String: String] {
     withInjected(Clock.fixed(Date(timeIntervalSinceReferenceDate: 0)), CheckoutFlags(newCheckout: true)) {
         var headers: [String: String] = [:]
         instrument.inject(ServiceContext.current ?? .topLevel, into: &headers, using: HeadersInjector())
-        return headers  // ["ambient-clock": "fixed:0.0", "ambient-checkout-flags": "new"]
+        return headers  // ambient-clock: fixed:0.0, ambient-checkout-flags: new, ambient-signature: v1:test:…
     }
 }
 

@@ -23,5 +23,11 @@ if served != "2001-01-01 00:00:00 +0000 new checkout: true" {
     print("interop: FAIL the server saw \(served)")
     exit(1)
 }
+// A forgery (the same values, unsigned) changes nothing on the server.
+let forged = serve(headers: requestHeaders().filter { $0.key != "ambient-signature" })
+if forged.hasPrefix("2001-01-01") || forged.hasSuffix("true") {
+    print("interop: FAIL unsigned headers were applied: \(forged)")
+    exit(1)
+}
 let elapsed = measure(on: ContinuousClock()) {}
 print("interop: OK (\(resolved.count) names, both bridges, measure() took \(elapsed))")

@@ -95,7 +95,9 @@ struct TrustBoundaryTests {
         let app = buildApplication(port: 0)
         let token = try await withInjected(Clock.fixed(noon)) {
             try await app.test(setup) { client in
-                try await client.execute(uri: "/tokens", method: .post) { try decoder.decode(Token.self, from: $0.body) }
+                try await client.execute(uri: "/tokens", method: .post) {
+                    try decoder.decode(Token.self, from: $0.body)
+                }
             }
         }
         // Two hours later the token has expired; the forgery sets the clock back to noon.
@@ -124,7 +126,8 @@ struct TrustBoundaryTests {
         #expect(forged.flags == honest.flags)
         if !forgery.clockIsGenuinelySigned {
             #expect(forged == Seen(clock: honest.clock, flags: honest.flags, request: forged.request))
-            let reports = reported.matching("fixed:\(marker.timeIntervalSinceReferenceDate)")
+            let reports =
+                reported.matching("fixed:\(marker.timeIntervalSinceReferenceDate)")
                 + reported.matching("fixed%3A\(marker.timeIntervalSinceReferenceDate)")
             #expect(!reports.isEmpty, "the server reported the forged clock")
         }
@@ -133,7 +136,8 @@ struct TrustBoundaryTests {
     @Test func theTestClientsSignedValuesDoReachTheHandler() async throws {
         let seen = try await buildApplication(port: 0).test(.live) { client in
             try await withInjected(Clock.fixed(noon), TenantFlags(longLivedTokens: true)) {
-                try await client.seen(headers: HTTPFields([.init(name: .tenant, value: "free")]).carryingAmbientValues())
+                try await client.seen(
+                    headers: HTTPFields([.init(name: .tenant, value: "free")]).carryingAmbientValues())
             }
         }
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)

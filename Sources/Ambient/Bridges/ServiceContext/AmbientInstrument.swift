@@ -55,6 +55,7 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
     /// An instrument carrying `carried`.
     ///
     /// - Parameters:
+    ///   - carried: The types that travel.
     ///   - format: Where `inject` writes: `ambient-*` fields (the default) or the W3C
     ///     `baggage` header (which a hop without Ambient forwards). `extract` reads both.
     ///   - signer: Signs what `inject` sends, for receivers that trust only signed values.
@@ -103,7 +104,8 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
         baggage.rejections.forEach(onInvalid.callAsFunction)
         let extracted =
             baggage.context.isEmpty
-            ? fields.context : fields.context.isEmpty ? baggage.context : baggage.context.injecting(contentsOf: fields.context)
+            ? fields.context
+            : fields.context.isEmpty ? baggage.context : baggage.context.injecting(contentsOf: fields.context)
         guard !extracted.isEmpty else { return }
         // Layer only over a context already carried: rebuilding onto an empty one would copy
         // every extracted value into a second storage for nothing.

@@ -10,6 +10,7 @@ extension CarrierSigner {
     /// ```
     ///
     /// - Parameters:
+    ///   - key: The key that signs; its id travels with each signature.
     ///   - lifetime: How long a receiver accepts the signature: the replay window. A minute
     ///     covers a request's way through a few services; the receiver caps it with its
     ///     `maximumLifetime`.

@@ -30,8 +30,9 @@ extension CarrierTrust {
         return CarrierTrust(
             .signed(
                 Verifier(
-                    keys: keys.map { ($0.id, HMACAuthenticator($0)) }, maximumLifetime: maximumLifetime,
-                    leeway: leeway, now: now)))
+                    keys: keys.map { ($0.id, HMACAuthenticator($0)) },
+                    maximumLifetimeSeconds: maximumLifetime.timeInterval, leewaySeconds: leeway.timeInterval, now: now))
+        )
     }
 }
 #endif

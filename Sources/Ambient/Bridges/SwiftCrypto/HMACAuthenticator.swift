@@ -1,21 +1,26 @@
 #if SwiftCrypto
 import Crypto
 
-/// HMAC-SHA256 from apple/swift-crypto: the only cryptography carried values use. The
-/// check is swift-crypto's own constant-time comparison.
+/// HMAC-SHA256 from apple/swift-crypto: the only cryptography carried values use. The key's
+/// padded blocks are hashed once, here, and each message starts from a copy of that state;
+/// the check is swift-crypto's constant-time comparison (`==` between a MAC and bytes).
 struct HMACAuthenticator: CarrierAuthenticator {
-    let key: SymmetricKey
+    let keyed: HMAC<SHA256>
 
     init(_ key: CarrierSigningKey) {
-        self.key = SymmetricKey(data: key.secret)
+        self.keyed = HMAC<SHA256>(key: SymmetricKey(data: key.secret))
     }
 
     func code(for message: [UInt8]) -> [UInt8] {
-        Array(HMAC<SHA256>.authenticationCode(for: message, using: key))
+        var authenticator = keyed
+        authenticator.update(data: message)
+        return Array(authenticator.finalize())
     }
 
     func isValid(_ code: [UInt8], for message: [UInt8]) -> Bool {
-        HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: message, using: key)
+        var authenticator = keyed
+        authenticator.update(data: message)
+        return authenticator.finalize() == code
     }
 }
 #endif
