@@ -15,6 +15,8 @@ let package = Package(
         // Only the traits the `\.date` dependency needs: skips building Clocks, CombineSchedulers, OpenCombine.
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation"]),
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
+        // The "floor:" row of one HMAC-SHA256, the library the SwiftCrypto trait signs with.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Instruction counts per operation under callgrind: repeatable to the instruction on
@@ -39,6 +41,7 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Benchmarks/AmbientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -10,9 +10,11 @@ import ServiceContextModule
 /// - Ambient's logger bridged to the request's swift-log logger (`context.logger`, which
 ///   carries Hummingbird's request ID) — without hiding a logger a test injected
 ///   around the server (`Logger.bridging(to:)`);
-/// - on top, the values the request brought in its headers, once Hummingbird's
+/// - on top, the values the request brought in its headers or baggage, once Hummingbird's
 ///   `TracingMiddleware` has extracted them with an `AmbientInstrument`
-///   (`withInjected(carriedBy:)`): a test's fixed clock or flags win over the tenant's.
+///   (`withInjected(carriedBy:)`) — only those signed with a key the instrument trusts: a
+///   test's signed fixed clock or flags win over the tenant's, a client's forged ones
+///   change nothing.
 ///
 /// Requests run concurrently; each sees only its own values.
 public struct AmbientRequestMiddleware<Context: RequestContext>: RouterMiddleware {
