@@ -110,14 +110,7 @@ extension CarriedValues {
                 fields.remove(at: earlier)
                 duplicated.insert(index)
                 rejections.append(CarrierRejection(field: name, reason: .duplicate, bytes: raw.bytes))
-            } else if duplicated.contains(index) {
-                return
-            } else if raw.count > limits.maximumFieldBytes {
-                rejections.append(
-                    CarrierRejection(
-                        field: name, reason: .tooLarge(bytes: raw.count, limit: limits.maximumFieldBytes),
-                        bytes: raw.bytes))
-            } else {
+            } else if !duplicated.contains(index), isWithinLimit(name, raw, limits) {
                 fields.append((index, raw.bytes))
             }
         }
@@ -129,14 +122,21 @@ extension CarriedValues {
                 }
                 signature = nil
                 signatureDuplicated = true
-            } else if raw.count > limits.maximumFieldBytes {
-                rejections.append(
-                    CarrierRejection(
-                        field: name, reason: .tooLarge(bytes: raw.count, limit: limits.maximumFieldBytes),
-                        bytes: raw.bytes))
-            } else {
+            } else if isWithinLimit(name, raw, limits) {
                 signature = raw.bytes
             }
+        }
+
+        /// Whether `raw` fits the limit; reports it when it does not.
+        private mutating func isWithinLimit(
+            _ name: String, _ raw: (bytes: ArraySlice<UInt8>, count: Int), _ limits: CarrierLimits
+        ) -> Bool {
+            guard raw.count > limits.maximumFieldBytes else { return true }
+            rejections.append(
+                CarrierRejection(
+                    field: name, reason: .tooLarge(bytes: raw.count, limit: limits.maximumFieldBytes), bytes: raw.bytes)
+            )
+            return false
         }
     }
 
