@@ -23,7 +23,10 @@ let package = Package(
         // a noisy machine. `./instructions` runs it.
         .executableTarget(
             name: "InstructionCount",
-            dependencies: [.product(name: "Ambient", package: "Ambient")]
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "ScaleCheck",

@@ -84,16 +84,17 @@ let asyncCases: [String: @Sendable (Int) async -> Void] = [
     },
 ]
 
+let syncCases = cases.merging(carryingCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
 let arguments = CommandLine.arguments
 if arguments.count == 2, arguments[1] == "--list" {
-    for name in (Array(cases.keys) + Array(asyncCases.keys)).sorted() { print(name) }
+    for name in (Array(syncCases.keys) + Array(asyncCases.keys)).sorted() { print(name) }
     exit(0)
 }
 guard arguments.count == 3, let count = Int(arguments[2]) else {
     print("usage: InstructionCount CASE COUNT | --list")
     exit(2)
 }
-if let body = cases[arguments[1]] {
+if let body = syncCases[arguments[1]] {
     body(count)
 } else if let body = asyncCases[arguments[1]] {
     let done = DispatchSemaphore(value: 0)
