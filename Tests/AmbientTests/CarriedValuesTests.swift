@@ -19,6 +19,15 @@ struct Note: CarriableValue, Equatable {
     }
 }
 
+/// A carrier key that is not ASCII but lowercases to ASCII ("\u{212A}" is the Kelvin sign).
+struct KelvinNote: CarriableValue {
+    static var defaultValue: KelvinNote { KelvinNote() }
+    static var carrierKey: String { "\u{212A}elvin" }
+    var carrierEncoding: String? { nil }
+    init() {}
+    init(carrierEncoding: String) throws {}
+}
+
 @Suite("CarriedValues: ambient values as strings")
 struct CarriedValuesTests {
     let carried = CarriedValues(Clock.self, Note.self)
@@ -139,6 +148,10 @@ struct CarriedValuesTests {
         }
         await #expect(processExitsWith: .failure) {
             _ = CarriedValues(Note.self, Note.self)
+        }
+        // Checked as written, not lowercased: the Kelvin sign lowercases to an ASCII "k".
+        await #expect(processExitsWith: .failure) {
+            _ = CarriedValues(KelvinNote.self)
         }
     }
 }

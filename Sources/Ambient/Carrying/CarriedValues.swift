@@ -52,21 +52,20 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
     /// The types `types` travel, each in the field `keyPrefix` + its key.
     public init(_ types: [any CarriableValue.Type], keyPrefix: String = "ambient-") {
         let signatureField = (keyPrefix + "signature").lowercased()
+        let fieldNames = types.map { Self.fieldName(of: $0, keyPrefix: keyPrefix) }
         var seen: [String: String] = [signatureField: "the signature"]
-        for type in types {
+        for (type, name) in zip(types, fieldNames) {
+            // Checked as written: lowercasing could turn a non-ASCII letter (the Kelvin sign) into one.
             let key = keyPrefix + type.carrierKey
             precondition(
                 !type.carrierKey.isEmpty && key.utf8.count <= 128 && key.utf8.allSatisfy(Self.isKeyByte),
                 "CarriedValues: \(type)'s field name \"\(key)\" is not a header name (up to 128 letters, digits and -)")
-            let lowercased = key.lowercased()
-            precondition(
-                seen[lowercased] == nil,
-                "CarriedValues: \(type) and \(seen[lowercased] ?? "") both travel as \"\(lowercased)\"")
-            seen[lowercased] = "\(type)"
+            precondition(seen[name] == nil, "CarriedValues: \(type) and \(seen[name] ?? "") both travel as \"\(name)\"")
+            seen[name] = "\(type)"
         }
         self.types = types
         self.keyPrefix = keyPrefix
-        self.fieldNames = types.map { (keyPrefix + $0.carrierKey).lowercased() }
+        self.fieldNames = fieldNames
         self.fieldNameBytes = fieldNames.map { Array($0.utf8) }
         self.signatureField = signatureField
         self.signatureFieldBytes = Array(signatureField.utf8)
@@ -75,6 +74,10 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
     /// The field name `type` travels under: ``keyPrefix`` + its key, lowercased (HTTP/2
     /// sends header names lowercased).
     public func key(for type: any CarriableValue.Type) -> String {
+        Self.fieldName(of: type, keyPrefix: keyPrefix)
+    }
+
+    private static func fieldName(of type: any CarriableValue.Type, keyPrefix: String) -> String {
         (keyPrefix + type.carrierKey).lowercased()
     }
 

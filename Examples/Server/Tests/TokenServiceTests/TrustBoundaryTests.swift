@@ -36,7 +36,7 @@ struct TrustBoundaryTests {
         func headers(clock: Date) -> HTTPFields {
             let carried = CarriedValues.tokenService
             let forged = InjectionContext().injecting(Clock.fixed(clock), TenantFlags(longLivedTokens: true))
-            let attackerKey = try! CarrierSigningKey(id: "test", secret: Array("the attacker's guess, 32 bytes!!".utf8))
+            let attackerKey = try! CarrierSigningKey(id: "test", secret: attackerSecret)
             let fields: [String: String]
             switch self {
             case .unsignedFields:
@@ -46,7 +46,7 @@ struct TrustBoundaryTests {
             case .wrongSecret:
                 fields = carried.encode(forged, signingWith: .hmacSHA256(attackerKey))
             case .unknownKey:
-                let prod = try! CarrierSigningKey(id: "prod", secret: attackerKey.secretForTests)
+                let prod = try! CarrierSigningKey(id: "prod", secret: attackerSecret)
                 fields = carried.encode(forged, signingWith: .hmacSHA256(prod))
             case .tampered:
                 let genuine = InjectionContext().injecting(Clock.fixed(clock), TenantFlags(longLivedTokens: false))
@@ -145,7 +145,6 @@ struct TrustBoundaryTests {
     }
 }
 
-extension CarrierSigningKey {
-    /// Another key's secret, for the forgery that reuses it under a different id.
-    var secretForTests: [UInt8] { Array("the attacker's guess, 32 bytes!!".utf8) }
-}
+/// The attacker's guessed secret: under the test key's id (`wrongSecret`), and under an id
+/// the server does not hold (`unknownKey`).
+let attackerSecret = Array("the attacker's guess, 32 bytes!!".utf8)
