@@ -15,18 +15,23 @@ let package = Package(
         // Only the traits the `\.date` dependency needs: skips building Clocks, CombineSchedulers, OpenCombine.
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation"]),
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
-        // The "floor:" row of one HMAC-SHA256, the library the SwiftCrypto trait signs with.
+        // CarryingFixtures' floor: one HMAC-SHA256 with the library the SwiftCrypto trait signs with.
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Instruction counts per operation under callgrind: repeatable to the instruction on
         // a noisy machine. `./instructions` runs it.
-        .executableTarget(
-            name: "InstructionCount",
+        // The requests and the HMAC floor the "carrying:" rows measure, shared by both.
+        .target(
+            name: "CarryingFixtures",
             dependencies: [
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .executableTarget(
+            name: "InstructionCount",
+            dependencies: ["CarryingFixtures", .product(name: "Ambient", package: "Ambient")]
         ),
         .executableTarget(
             name: "ScaleCheck",
@@ -44,7 +49,7 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "CarryingFixtures",
             ],
             path: "Benchmarks/AmbientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
