@@ -13,6 +13,16 @@ struct Plan: CarriableValue, Equatable {
     init(carrierEncoding: String) throws { name = carrierEncoding }
 }
 
+/// A type only a newer sender carries.
+struct Region: CarriableValue, Equatable {
+    var code: String
+    static var defaultValue: Region { Region(code: "") }
+    static var carrierKey: String { "region" }
+    var carrierEncoding: String? { code }
+    init(code: String) { self.code = code }
+    init(carrierEncoding: String) throws { code = carrierEncoding }
+}
+
 /// Signed carrying (the SwiftCrypto trait): what a receiver trusting `.signed(by:)` applies,
 /// and everything it drops — unsigned, forged, altered, expired, wrongly keyed.
 @Suite("Carried values: signed with HMAC-SHA256")
@@ -176,6 +186,33 @@ struct SignedCarryingTests {
             Issue.record("expected malformedSignature, got \(reason)")
             return
         }
+    }
+
+    @Test(arguments: [CarrierFormat.fields, .baggage])
+    func aNewerSendersFieldIsCoveredThoughTheReceiverDoesNotKnowIt(format: CarrierFormat) throws {
+        // The sender carries a third type the receiver has not listed (yet): its field is in
+        // the code, so the receiver must find it to check the other two, and altering or
+        // dropping it on the way breaks the signature for all.
+        let newer = CarriedValues(Clock.self, Plan.self, Region.self)
+        let signer = CarrierSigner.hmacSHA256(key)
+        let fields = withInjected(Clock.fixed(noon), Plan(name: "enterprise"), Region(code: "nz/akl")) {
+            newer.encode(.current, as: format, signingWith: signer)
+        }
+        try expectApplied(fields, as: format)
+        var altered = fields
+        var removed = fields
+        switch format {
+        case .fields:
+            altered["ambient-region"] = "au%2Fsyd"
+            removed["ambient-region"] = nil
+        case .baggage:
+            altered["baggage"] = fields["baggage"]!.replacingOccurrences(of: "nz/akl", with: "au/syd")
+            removed["baggage"] = fields["baggage"]!.split(separator: ",").filter { !$0.hasPrefix("ambient-region=") }
+                .joined(separator: ",")
+        }
+        #expect(altered != fields && removed != fields)
+        expectDropped(altered, as: format, because: .signatureMismatch)
+        expectDropped(removed, as: format, because: .signatureMismatch)
     }
 
     @Test func twoSignaturesAreADuplicate() {

@@ -49,7 +49,7 @@ public func signedHeaders(as format: CarrierFormat) -> [String: String] {
 }
 
 /// The floor: one HMAC-SHA256 check of 97 bytes against a 32-byte code, from a keyed state
-/// copied per message.
+/// copied per message, compared as Ambient compares (every byte, no early exit).
 public struct HMACFloor: Sendable {
     let keyed = HMAC<SHA256>(key: SymmetricKey(data: Array(repeating: UInt8(0x42), count: 32)))
     let message = Array(repeating: UInt8(0x61), count: 97)
@@ -62,6 +62,12 @@ public struct HMACFloor: Sendable {
     public func check() -> Bool {
         var authenticator = keyed
         authenticator.update(data: message)
-        return authenticator.finalize() == code
+        return authenticator.finalize().withUnsafeBytes { computed in
+            var difference: UInt8 = 0
+            for index in 0..<min(computed.count, code.count) {
+                difference |= computed[index] ^ code[index]
+            }
+            return difference == 0 && computed.count == code.count
+        }
     }
 }

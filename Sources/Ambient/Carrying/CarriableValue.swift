@@ -40,10 +40,9 @@ public protocol CarriableValue: AmbientValue {
 }
 
 extension CarriableValue {
-    /// `context` with the value `encoded` describes injected on top (`Self` opened from an
-    /// `any CarriableValue.Type`).
-    static func injecting(decoding encoded: String, into context: InjectionContext) throws -> InjectionContext {
-        context.injecting(try Self(carrierEncoding: encoded))
+    /// Stores the value `encoded` describes (`Self` opened from an `any CarriableValue.Type`).
+    static func store(decoding encoded: String, into builder: inout ContextBuilder) throws {
+        builder.store(try Self(carrierEncoding: encoded))
     }
 
     /// The encoding of the value `context` injects for this type, if any.

@@ -48,228 +48,335 @@ extension CarriedValues {
         as format: CarrierFormat = .fields, trusting trust: CarrierTrust, limits: CarrierLimits = .default,
         field: (String) -> String?
     ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
-        var arrival = Arrival()
+        // The first field that arrived, found with nothing set up: a request carrying none
+        // costs its lookups and no allocation.
+        var first: (index: Int?, text: String)?
         switch format {
         case .fields:
             for index in fieldNames.indices {
-                if let raw = field(fieldNames[index]) {
-                    arrival.add(index: index, name: fieldNames[index], raw: Self.bytes(of: raw, limits), limits: limits)
+                if let text = field(fieldNames[index]) {
+                    first = (index, text)
+                    break
                 }
             }
-            if let raw = field(signatureField) {
-                arrival.addSignature(name: signatureField, raw: Self.bytes(of: raw, limits), limits: limits)
+            if first == nil, let text = field(signatureField) {
+                first = (nil, text)
             }
         case .baggage:
-            guard let header = field(Self.baggageHeader) else { break }
-            switch BaggageHeader.parse(header, limits: limits) {
-            case .failure(let rejection):
-                arrival.rejections.append(rejection)
-            case .success(let baggage):
-                arrival.baggage = baggage
-                for (key, value) in baggage.entries {
-                    let key = baggage.bytes[key]
-                    let raw = (bytes: baggage.bytes[value], count: value.count)
-                    if key.elementsEqual(signatureFieldBytes) {
-                        arrival.addSignature(name: signatureField, raw: raw, limits: limits)
-                    } else if let index = fieldNameBytes.firstIndex(where: { key.elementsEqual($0) }) {
-                        arrival.add(index: index, name: fieldNames[index], raw: raw, limits: limits)
-                    }
-                }
+            if let header = field(Self.baggageHeader) {
+                first = (nil, header)
             }
         }
-        guard !arrival.fields.isEmpty || arrival.signature != nil else {
-            return (InjectionContext(), arrival.rejections)
+        guard let first else { return (InjectionContext(), []) }
+        return withUnsafeTemporaryAllocation(of: ArrivedField.self, capacity: types.count) { arrived in
+            arrived.initialize(repeating: ArrivedField())  // trivial: nothing to deinitialize
+            var arrival = Arrival(fields: arrived)
+            var scratch = CarrierScratch()
+            switch format {
+            case .fields: receiveFields(from: first, &arrival, &scratch, limits: limits, field: field)
+            case .baggage: receiveBaggage(first.text, &arrival, &scratch, limits: limits)
+            }
+            guard arrival.fields.contains(where: { $0.state == .present }) || arrival.signature.state == .present
+            else {
+                return (InjectionContext(), arrival.rejections)
+            }
+            return apply(&arrival, &scratch, trust: trust, limits: limits, field: field)
         }
-        return apply(arrival, trust: trust, limits: limits, field: field)
     }
 
-    /// A field's bytes, copied only up to one past the limit, and its length as it arrived.
-    private static func bytes(of field: String, _ limits: CarrierLimits) -> (bytes: ArraySlice<UInt8>, count: Int) {
-        let count = field.utf8.count
-        // `Array(utf8)` copies a native string's bytes at once; a prefix would go byte by byte.
-        let bytes =
-            count <= limits.maximumFieldBytes
-            ? Array(field.utf8) : Array(field.utf8.prefix(limits.maximumFieldBytes + 1))
-        return (bytes[...], count)
+    /// One listed type's field (or the signature) as it arrived: where its bytes are in the
+    /// decode's ``CarrierScratch``, and, once a valid signature covers it, its decoded bytes.
+    private struct ArrivedField {
+        enum State { case absent, present, refused }
+        /// `refused`: over the limits or repeated, and already reported.
+        var state = State.absent
+        var raw: Range<Int> = 0..<0
+        var decoded: Range<Int>?
     }
 
     /// What arrived for the listed types, before any trust: each field once, within limits.
     private struct Arrival {
-        var fields: [(index: Int, raw: ArraySlice<UInt8>)] = []
-        var signature: ArraySlice<UInt8>?
+        let fields: UnsafeMutableBufferPointer<ArrivedField>
+        var signature = ArrivedField()
         var rejections: [CarrierRejection] = []
-        var baggage: BaggageHeader?
-        /// Fields seen twice: neither copy is kept.
-        private var duplicated: Set<Int> = []
-        private var signatureDuplicated = false
+        /// Where the baggage header is, when the carrier is one.
+        var baggage: Range<Int>?
 
-        mutating func add(
-            index: Int, name: String, raw: (bytes: ArraySlice<UInt8>, count: Int), limits: CarrierLimits
+        init(fields: UnsafeMutableBufferPointer<ArrivedField>) {
+            self.fields = fields
+        }
+
+        /// Notes the field `name` (the listed type at `index`, or the signature for `nil`)
+        /// at `raw`; a second copy refuses both, reported once.
+        mutating func receive(
+            _ index: Int?, name: String, raw: Range<Int>, arrivedCount: Int? = nil,
+            in scratch: borrowing CarrierScratch, limits: CarrierLimits
         ) {
-            if let earlier = fields.firstIndex(where: { $0.index == index }) {
-                fields.remove(at: earlier)
-                duplicated.insert(index)
-                rejections.append(CarrierRejection(field: name, reason: .duplicate, bytes: raw.bytes))
-            } else if !duplicated.contains(index), isWithinLimit(name, raw, limits) {
-                fields.append((index, raw.bytes))
+            var field = index.map { fields[$0] } ?? signature
+            defer {
+                if let index { fields[index] = field } else { signature = field }
             }
-        }
-
-        mutating func addSignature(name: String, raw: (bytes: ArraySlice<UInt8>, count: Int), limits: CarrierLimits) {
-            if signature != nil || signatureDuplicated {
-                if !signatureDuplicated {
-                    rejections.append(CarrierRejection(field: name, reason: .duplicate, bytes: raw.bytes))
+            switch field.state {
+            case .present:
+                field.state = .refused
+                rejections.append(
+                    scratch.withBytes(raw) { CarrierRejection(field: name, reason: .duplicate, bytes: $0) })
+            case .refused:
+                break
+            case .absent:
+                let count = arrivedCount ?? raw.count
+                guard count <= limits.maximumFieldBytes else {
+                    field.state = .refused
+                    let reason = CarrierRejection.Reason.tooLarge(bytes: count, limit: limits.maximumFieldBytes)
+                    rejections.append(
+                        scratch.withBytes(raw) { CarrierRejection(field: name, reason: reason, bytes: $0) })
+                    return
                 }
-                signature = nil
-                signatureDuplicated = true
-            } else if isWithinLimit(name, raw, limits) {
-                signature = raw.bytes
+                field = ArrivedField(state: .present, raw: raw)
             }
         }
+    }
 
-        /// Whether `raw` fits the limit; reports it when it does not.
-        private mutating func isWithinLimit(
-            _ name: String, _ raw: (bytes: ArraySlice<UInt8>, count: Int), _ limits: CarrierLimits
-        ) -> Bool {
-            guard raw.count > limits.maximumFieldBytes else { return true }
-            rejections.append(
+    /// Looks up each listed type's field after `first` (the first that arrived) and the
+    /// signature; copies what is within limits.
+    private func receiveFields(
+        from first: (index: Int?, text: String), _ arrival: inout Arrival, _ scratch: inout CarrierScratch,
+        limits: CarrierLimits, field: (String) -> String?
+    ) {
+        func receive(_ index: Int?, _ text: String) {
+            // Copied only up to one past the limit: enough to refuse it and show an excerpt.
+            let raw = scratch.append(text, upTo: limits.maximumFieldBytes + 1)
+            let name = index.map { fieldNames[$0] } ?? signatureField
+            arrival.receive(index, name: name, raw: raw, arrivedCount: text.utf8.count, in: scratch, limits: limits)
+        }
+        receive(first.index, first.text)
+        guard let firstIndex = first.index else { return }  // the signature: no listed type's field came
+        for index in (firstIndex + 1)..<fieldNames.count {
+            if let text = field(fieldNames[index]) { receive(index, text) }
+        }
+        if let text = field(signatureField) { receive(nil, text) }
+    }
+
+    /// Reads the baggage header's entries for the listed types and the signature; refuses
+    /// the whole header when it is over the limits or not a baggage list.
+    private func receiveBaggage(
+        _ header: String, _ arrival: inout Arrival, _ scratch: inout CarrierScratch, limits: CarrierLimits
+    ) {
+        let count = header.utf8.count
+        guard count <= limits.maximumBaggageBytes else {
+            arrival.rejections.append(
                 CarrierRejection(
-                    field: name, reason: .tooLarge(bytes: raw.count, limit: limits.maximumFieldBytes), bytes: raw.bytes)
-            )
-            return false
+                    field: Self.baggageHeader, reason: .tooLarge(bytes: count, limit: limits.maximumBaggageBytes),
+                    bytes: header.utf8))
+            return
+        }
+        let range = scratch.append(header)
+        arrival.baggage = range
+        let refusal = BaggageHeader.forEachEntry(range, in: scratch, limits: limits) { key, value in
+            if scratch.equal(key, signatureFieldBytes) {
+                arrival.receive(nil, name: signatureField, raw: value, in: scratch, limits: limits)
+            } else if let index = scratch.withBytes(key, fieldIndex(named:)) {
+                arrival.receive(index, name: fieldNames[index], raw: value, in: scratch, limits: limits)
+            }
+        }
+        if let refusal {
+            // Nothing from a header that is not one: forget what was read of it.
+            arrival = Arrival(fields: arrival.fields)
+            arrival.fields.update(repeating: ArrivedField())
+            arrival.rejections.append(
+                CarrierRejection(field: Self.baggageHeader, reason: refusal, bytes: header.utf8))
         }
     }
 
     /// Applies what arrived as far as `trust` allows.
     private func apply(
-        _ arrival: Arrival, trust: CarrierTrust, limits: CarrierLimits, field: (String) -> String?
+        _ arrival: inout Arrival, _ scratch: inout CarrierScratch, trust: CarrierTrust, limits: CarrierLimits,
+        field: (String) -> String?
     ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
         var rejections = arrival.rejections
+        let fields = arrival.fields
+        var anyPresent = false
+        for index in fields.indices where fields[index].state == .present { anyPresent = true }
+        func reject(_ index: Int, _ reason: CarrierRejection.Reason) {
+            rejections.append(
+                scratch.withBytes(arrival.fields[index].raw) {
+                    CarrierRejection(field: fieldNames[index], reason: reason, bytes: $0)
+                })
+        }
         func rejectAll(_ reason: CarrierRejection.Reason) {
-            for (index, raw) in arrival.fields {
-                rejections.append(CarrierRejection(field: fieldNames[index], reason: reason, bytes: raw))
-            }
-            if arrival.fields.isEmpty, let signature = arrival.signature {
-                rejections.append(CarrierRejection(field: signatureField, reason: reason, bytes: signature))
+            for index in fields.indices where fields[index].state == .present { reject(index, reason) }
+            if !anyPresent, arrival.signature.state == .present {
+                rejections.append(
+                    scratch.withBytes(arrival.signature.raw) {
+                        CarrierRejection(field: signatureField, reason: reason, bytes: $0)
+                    })
             }
         }
-        var accepted: [(index: Int, raw: ArraySlice<UInt8>, text: String)] = []
+        /// Where a present field's text comes from, once trust allows it.
+        enum Source { case unescaped, signed }
+        let source: Source
         switch trust.kind {
         case .nobody:
             rejectAll(.untrusted)
+            return (InjectionContext(), rejections)
         case .senders(let isTrusted):
             guard isTrusted(field) else {
                 rejectAll(.untrusted)
-                break
+                return (InjectionContext(), rejections)
             }
-            for (index, raw) in arrival.fields {
-                switch CarrierEscaping.unescape(raw) {
-                case .success(let text): accepted.append((index, raw, text))
-                case .failure(let reason):
-                    rejections.append(CarrierRejection(field: fieldNames[index], reason: reason, bytes: raw))
-                }
-            }
+            source = .unescaped
         case .signed(let verifier):
-            guard let signature = arrival.signature else {
+            guard arrival.signature.state == .present else {
                 rejectAll(.unsigned)
-                break
+                return (InjectionContext(), rejections)
             }
-            switch verify(signature, with: verifier, arrival: arrival, limits: limits, field: field) {
-            case .failure(let reason):
+            if let reason = verify(&arrival, &scratch, with: verifier, limits: limits, field: field) {
                 rejectAll(reason)
-            case .success(let signed):
-                for (index, raw) in arrival.fields {
-                    if let text = signed.first(where: { $0.index == index })?.text {
-                        accepted.append((index, raw, text))
-                    } else {
-                        rejections.append(
-                            CarrierRejection(field: fieldNames[index], reason: .unsigned, bytes: raw))
-                    }
+                return (InjectionContext(), rejections)
+            }
+            source = .signed
+        }
+        func text(of index: Int) -> Result<String, CarrierRejection.Reason> {
+            let raw = fields[index].raw
+            switch source {
+            case .unescaped:
+                return CarrierEscaping.text(of: raw, in: &scratch)
+            case .signed:
+                guard let decoded = fields[index].decoded else { return .failure(.unsigned) }
+                if decoded.count == raw.count {
+                    return .success(scratch.text(decoded))  // no escapes: visible ASCII
                 }
+                return scratch.withBytes(decoded) { String(validating: $0, as: UTF8.self) }.map { .success($0) }
+                    ?? .failure(.invalidEscape)
             }
         }
-        var context = InjectionContext()
-        for (index, raw, text) in accepted {
-            do {
-                context = try types[index].injecting(decoding: text, into: context)
-            } catch {
-                rejections.append(
-                    CarrierRejection(
-                        field: fieldNames[index],
-                        reason: .undecodable(typeName: "\(types[index])", message: "\(error)"), bytes: raw))
+        // One storage for every value that decodes.
+        let room = InjectionContext.room(
+            for: fields.indices.lazy.filter { fields[$0].state == .present }.map { types[$0] })
+        let context = InjectionContext.building(room: room) { builder in
+            for index in fields.indices where fields[index].state == .present {
+                switch text(of: index) {
+                case .success(let text):
+                    do {
+                        try types[index].store(decoding: text, into: &builder)
+                    } catch {
+                        reject(index, .undecodable(typeName: "\(types[index])", message: "\(error)"))
+                    }
+                case .failure(let reason):
+                    reject(index, reason)
+                }
             }
         }
         return (context, rejections)
     }
 
-    /// The decoded values a valid signature covers, each with the index of its type among
-    /// ``types`` (`nil` for a field this receiver does not know), or why it is not valid.
+    /// Checks the signature that arrived against `verifier`: `nil` when it is valid (each
+    /// field it covers then has its decoded bytes), or why it is not. The code is computed
+    /// over the message built in `scratch`, from the bytes as they arrived: no text is made
+    /// for a field before its signature holds.
     private func verify(
-        _ signatureField: ArraySlice<UInt8>, with verifier: CarrierTrust.Verifier, arrival: Arrival,
+        _ arrival: inout Arrival, _ scratch: inout CarrierScratch, with verifier: CarrierTrust.Verifier,
         limits: CarrierLimits, field: (String) -> String?
-    ) -> Result<[(index: Int?, text: String)], CarrierRejection.Reason> {
-        let parsed: Result<CarrierSignature, CarrierRejection.Reason>
-        if signatureField.contains(UInt8(ascii: "%")) {
+    ) -> CarrierRejection.Reason? {
+        var text = arrival.signature.raw
+        if scratch.withBytes(text, { $0.contains(UInt8(ascii: "%")) }) {
             // Escaped by a hop: read the text it escapes.
-            parsed = CarrierEscaping.unescape(signatureField)
-                .mapError { _ in .malformedSignature("invalid characters") }
-                .flatMap { CarrierSignature.parse(Array($0.utf8)[...]) }
-        } else {
-            parsed = CarrierSignature.parse(signatureField)
+            guard case .success = scratch.withBytes(text, CarrierEscaping.unescapedCount) else {
+                return .malformedSignature("invalid characters")
+            }
+            text = CarrierEscaping.appendUnescaped(text, to: &scratch)
         }
         let signature: CarrierSignature
-        switch parsed {
+        switch CarrierSignature.parse(text, in: scratch) {
         case .success(let value): signature = value
-        case .failure(let reason): return .failure(reason)
+        case .failure(let reason): return reason
         }
-        guard let authenticator = verifier.authenticator(for: signature.keyID) else {
-            return .failure(.unknownKey(id: signature.keyID))
+        guard let authenticator = scratch.withBytes(signature.keyID, verifier.authenticator(for:)) else {
+            return .unknownKey(id: scratch.text(signature.keyID))
         }
         let now = verifier.now().timeIntervalSince1970
         let expiry = Double(signature.expiry)
         if expiry + verifier.leewaySeconds < now {
-            return .failure(.expired(at: Date(timeIntervalSince1970: expiry)))
+            return .expired(at: Date(timeIntervalSince1970: expiry))
         }
         if expiry > now + verifier.maximumLifetimeSeconds + verifier.leewaySeconds {
-            return .failure(.lifetimeTooLong(expiresAt: Date(timeIntervalSince1970: expiry)))
+            return .lifetimeTooLong(expiresAt: Date(timeIntervalSince1970: expiry))
         }
-        var values: [(name: String, value: String)] = []
-        var indices: [Int?] = []
-        values.reserveCapacity(signature.fields.count)
-        indices.reserveCapacity(signature.fields.count)
-        for name in signature.fields {
-            let index = fieldNames.firstIndex(of: name)
-            guard let raw = signedField(name, index: index, arrival: arrival, limits: limits, field: field),
-                case .success(let text) = CarrierEscaping.unescape(raw)
-            else {
-                // A listed field that is missing, repeated or unreadable: the code cannot cover
-                // what arrived.
-                return .failure(.signatureMismatch)
+        // Where each listed field arrived: a listed type's (as kept on arrival), or a field
+        // this receiver does not know (a newer sender's type), which the code must still
+        // cover: those are copied into `scratch` first, so the message after them is one run.
+        let listed = scratch.withBytes(signature.names) { $0.reduce(1) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 } }
+        return withUnsafeTemporaryAllocation(of: ListedField.self, capacity: listed) { fields in
+            var count = 0
+            var start = signature.names.lowerBound
+            while start <= signature.names.upperBound, count < listed {
+                let name = signature.name(startingAt: start, in: scratch)
+                start = name.upperBound + 1
+                if let index = scratch.withBytes(name, fieldIndex(named:)) {
+                    // A listed field missing or refused: the code cannot cover what arrived.
+                    guard arrival.fields[index].state == .present else { return .signatureMismatch }
+                    fields.initializeElement(
+                        at: count, to: ListedField(name: name, index: index, raw: arrival.fields[index].raw))
+                } else if let raw = unknownField(
+                    name, arrival: arrival, scratch: &scratch, limits: limits, field: field)
+                {
+                    fields.initializeElement(at: count, to: ListedField(name: name, index: nil, raw: raw))
+                } else {
+                    return .signatureMismatch
+                }
+                count += 1
             }
-            values.append((name, text))
-            indices.append(index)
+            let messageStart = scratch.count
+            CarrierSignature.appendMessageHead(keyID: signature.keyID, expiry: signature.expiry, to: &scratch)
+            for listed in fields[..<count] {
+                guard case .success(let length) = scratch.withBytes(listed.raw, CarrierEscaping.unescapedCount) else {
+                    return .signatureMismatch  // unreadable: the code cannot cover it
+                }
+                CarrierSignature.appendMessageField(name: listed.name, count: length, to: &scratch)
+                let decoded = CarrierEscaping.appendUnescaped(listed.raw, to: &scratch)
+                CarrierSignature.appendMessageFieldEnd(to: &scratch)
+                if let index = listed.index { arrival.fields[index].decoded = decoded }
+            }
+            let message = messageStart..<scratch.count
+            let valid = signature.withCode { code in
+                scratch.withBytes(message) { authenticator.isValid(code, for: UnsafeRawBufferPointer($0)) }
+            }
+            return valid ? nil : .signatureMismatch
         }
-        let message = CarrierSignature.message(keyID: signature.keyID, expiry: signature.expiry, fields: values)
-        guard authenticator.isValid(signature.code, for: message) else {
-            return .failure(.signatureMismatch)
-        }
-        return .success(zip(indices, values).map { ($0, $1.value) })
     }
 
-    /// The raw text of the listed field `name`: one of the listed types' (as kept on
-    /// arrival), or a field this receiver does not know (a newer sender's type) looked up in
-    /// the carrier, which the code must still cover.
-    private func signedField(
-        _ name: String, index: Int?, arrival: Arrival, limits: CarrierLimits, field: (String) -> String?
-    ) -> ArraySlice<UInt8>? {
-        if let index {
-            return arrival.fields.first { $0.index == index }?.raw
+    /// A field a signature lists: its name (in the signature), the listed type's index
+    /// (`nil` for a field this receiver does not know), and where its raw text is.
+    private struct ListedField {
+        var name: Range<Int>
+        var index: Int?
+        var raw: Range<Int>
+    }
+
+    /// The index among ``types`` of the type whose field is named `name`.
+    private func fieldIndex(named name: UnsafeBufferPointer<UInt8>) -> Int? {
+        for index in fieldNameBytes.indices {
+            let matches = fieldNameBytes[index].withUnsafeBufferPointer { candidate in
+                candidate.count == name.count && (0..<name.count).allSatisfy { candidate[$0] == name[$0] }
+            }
+            if matches { return index }
         }
-        guard name != signatureField else { return nil }
+        return nil
+    }
+
+    /// Where the raw text of a listed field this receiver does not know is (copied into
+    /// `scratch` from the carrier), or `nil` when it is missing, repeated, over the limit or
+    /// the signature itself.
+    private func unknownField(
+        _ name: Range<Int>, arrival: Arrival, scratch: inout CarrierScratch, limits: CarrierLimits,
+        field: (String) -> String?
+    ) -> Range<Int>? {
+        guard !scratch.equal(name, signatureFieldBytes) else { return nil }
         if let baggage = arrival.baggage {
-            return baggage.value(of: Array(name.utf8))
+            let raw = BaggageHeader.value(of: name, in: baggage, of: scratch, limits: limits)
+            return raw.flatMap { $0.count <= limits.maximumFieldBytes ? $0 : nil }
         }
-        guard let raw = field(name), raw.utf8.count <= limits.maximumFieldBytes else { return nil }
-        return ArraySlice(raw.utf8)
+        guard let text = field(scratch.text(name)), text.utf8.count <= limits.maximumFieldBytes else { return nil }
+        return scratch.append(text)
     }
 }

@@ -22,37 +22,65 @@ enum CarrierEscaping {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The text `field` escapes, or the reason it is not a field Ambient could have written
-    /// (``CarrierRejection/Reason/duplicate`` for a comma: a repeated header, joined).
-    static func unescape(_ field: ArraySlice<UInt8>) -> Result<String, CarrierRejection.Reason> {
-        var escapes = false
-        for byte in field {
+    /// How many bytes the text `field` escapes has, or the reason it is not a field Ambient
+    /// could have written (``CarrierRejection/Reason/duplicate`` for a comma: a repeated
+    /// header, joined). Equal to `field.count` exactly when it has no escapes.
+    static func unescapedCount(_ field: UnsafeBufferPointer<UInt8>) -> Result<Int, CarrierRejection.Reason> {
+        var count = 0
+        var index = 0
+        while index < field.count {
+            let byte = field[index]
             if byte == UInt8(ascii: "%") {
-                escapes = true
-            } else if !isBaggageOctet(byte) {
+                guard index + 2 < field.count, hexValue(field[index + 1]) != nil, hexValue(field[index + 2]) != nil
+                else { return .failure(.invalidEscape) }
+                index += 3
+            } else if isBaggageOctet(byte) {
+                index += 1
+            } else {
                 return .failure(byte == UInt8(ascii: ",") ? .duplicate : .invalidEscape)
             }
+            count += 1
+        }
+        return .success(count)
+    }
+
+    /// Appends to `scratch` the bytes the field at `raw` (in `scratch`, checked by
+    /// ``unescapedCount(_:)``) escapes; returns where they are.
+    static func appendUnescaped(_ raw: Range<Int>, to scratch: inout CarrierScratch) -> Range<Int> {
+        guard scratch.withBytes(raw, { $0.contains(UInt8(ascii: "%")) }) else {
+            return scratch.appendCopy(of: raw)  // no escapes: the text is the field
+        }
+        scratch.reserve(raw.count)
+        let start = scratch.count
+        var index = raw.lowerBound
+        while index < raw.upperBound {
+            let byte = scratch[index]
+            if byte == UInt8(ascii: "%"), index + 2 < raw.upperBound, let high = hexValue(scratch[index + 1]),
+                let low = hexValue(scratch[index + 2])
+            {
+                scratch.append(high << 4 | low)
+                index += 3
+            } else {
+                scratch.append(byte)
+                index += 1
+            }
+        }
+        return start..<scratch.count
+    }
+
+    /// The text the field at `raw` in `scratch` escapes (its unescaped bytes appended to
+    /// `scratch` when it has escapes), or why it is not a field Ambient could have written.
+    static func text(of raw: Range<Int>, in scratch: inout CarrierScratch) -> Result<String, CarrierRejection.Reason> {
+        let count: Int
+        switch scratch.withBytes(raw, unescapedCount) {
+        case .success(let value): count = value
+        case .failure(let reason): return .failure(reason)
         }
         // No escapes: visible ASCII only, valid UTF-8 as it is.
-        guard escapes else { return .success(String(decoding: field, as: UTF8.self)) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(field.count)
-        var index = field.startIndex
-        while index < field.endIndex {
-            let byte = field[index]
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                index += 1
-                continue
-            }
-            guard index + 2 < field.endIndex, let high = hexValue(field[index + 1]),
-                let low = hexValue(field[index + 2])
-            else { return .failure(.invalidEscape) }
-            bytes.append(high << 4 | low)
-            index += 3
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.invalidEscape) }
-        return .success(text)
+        guard count != raw.count else { return .success(scratch.text(raw)) }
+        let unescaped = appendUnescaped(raw, to: &scratch)
+        return scratch.withBytes(unescaped) { String(validating: $0, as: UTF8.self) }.map { .success($0) }
+            ?? .failure(.invalidEscape)
     }
 
     static func isPlain(_ byte: UInt8) -> Bool {

@@ -2,60 +2,80 @@ import Foundation
 
 /// What a signer computes a code over, and the signature field's text. One format for both
 /// carriers: `v1:<key id>:<expiry>:<field>/<field>…:<code>`, where the expiry is whole
-/// seconds since 1970 and the code 64 lowercase hex digits of HMAC-SHA256 over ``message``.
+/// seconds since 1970 and the code 64 lowercase hex digits of HMAC-SHA256 over the message
+/// (`appendMessageHead` and each field after it).
 /// Every character is one the escaping leaves as is, so the text reads the same in a header
 /// and in a baggage entry.
 ///
 /// The code covers the decoded values, not their escaped text, so a baggage hop that
 /// re-escapes an entry keeps it valid; and it covers the list of fields, so a field added
 /// beside the signed ones is reported as unsigned, and one removed breaks the code.
-struct CarrierSignature: Sendable, Equatable {
-    var keyID: String
+struct CarrierSignature {
+    /// Where the key id is, in the scratch the signature was parsed from.
+    var keyID: Range<Int>
     /// Whole seconds since 1970.
     var expiry: Int64
-    /// The signed fields' names, in the order the code covers them.
-    var fields: [String]
-    /// The 32-byte code.
-    var code: [UInt8]
+    /// Where the list of signed fields' names is: `/`-separated, each checked, none twice.
+    var names: Range<Int>
+    /// The code's 32 bytes (from its 64 lowercase hex digits).
+    var code: Code
+
+    typealias Code = (UInt64, UInt64, UInt64, UInt64)
 
     /// The most fields one signature lists (a bound on the work a receiver does for it).
     static let maximumFields = 64
 
-    /// The bytes the code covers: a version tag, the key id, the expiry, then each field's
-    /// name and its decoded value, each value preceded by its length, so no two different
+    /// What every message starts with.
+    static let messageTag: StaticString = "ambient-carrier-signature/1\n"
+
+    /// Appends the start of the bytes the code covers: a version tag, the key id and the
+    /// expiry. Each field follows (``appendMessageField(name:count:to:)`` and its value).
+    static func appendMessageHead(keyID: Range<Int>, expiry: Int64, to scratch: inout CarrierScratch) {
+        messageTag.withUTF8Buffer { _ = scratch.append($0) }
+        scratch.appendCopy(of: keyID)
+        scratch.append(UInt8(ascii: "\n"))
+        scratch.appendDecimal(expiry)
+        scratch.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends a field's name, already in `scratch` at `name`, and the length of its value;
+    /// the caller appends the value's `count` decoded bytes and ends it with
+    /// ``appendMessageFieldEnd(to:)``. Each value preceded by its length: no two different
     /// sets of fields give the same bytes.
-    static func message(keyID: String, expiry: Int64, fields: [(name: String, value: String)]) -> [UInt8] {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(64 + fields.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 24 })
-        bytes.append(contentsOf: "ambient-carrier-signature/1\n".utf8)
-        bytes.append(contentsOf: keyID.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        appendDecimal(expiry, to: &bytes)
-        bytes.append(UInt8(ascii: "\n"))
+    static func appendMessageField(name: Range<Int>, count: Int, to scratch: inout CarrierScratch) {
+        scratch.appendCopy(of: name)
+        appendMessageLength(count, to: &scratch)
+    }
+
+    private static func appendMessageLength(_ count: Int, to scratch: inout CarrierScratch) {
+        scratch.append(UInt8(ascii: "\n"))
+        scratch.appendDecimal(Int64(count))
+        scratch.append(UInt8(ascii: ":"))
+    }
+
+    static func appendMessageFieldEnd(to scratch: inout CarrierScratch) {
+        scratch.append(UInt8(ascii: "\n"))
+    }
+
+    /// The message a signer computes the code over, for `fields` (names and decoded
+    /// values): where it is in `scratch`.
+    static func message(
+        keyID: String, expiry: Int64, fields: [(name: String, value: String)], in scratch: inout CarrierScratch
+    ) -> Range<Int> {
+        let keyRange = scratch.append(keyID)
+        let start = scratch.count
+        appendMessageHead(keyID: keyRange, expiry: expiry, to: &scratch)
         for (name, value) in fields {
-            bytes.append(contentsOf: name.utf8)
-            bytes.append(UInt8(ascii: "\n"))
-            appendDecimal(Int64(value.utf8.count), to: &bytes)
-            bytes.append(UInt8(ascii: ":"))
-            bytes.append(contentsOf: value.utf8)
-            bytes.append(UInt8(ascii: "\n"))
+            scratch.append(name)
+            appendMessageLength(value.utf8.count, to: &scratch)
+            scratch.append(value)
+            appendMessageFieldEnd(to: &scratch)
         }
-        return bytes
+        return start..<scratch.count
     }
 
-    /// Appends `value` (not negative) in decimal digits, most significant first.
-    private static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
-        let value = UInt64(max(value, 0))
-        var divisor: UInt64 = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
-    }
-
-    /// The field's text.
-    var text: String {
+    /// The field's text for a signature by `keyID` over `names`, expiring at `expiry`.
+    static func text(keyID: String, expiry: Int64, names: [String], code: [UInt8]) -> String {
         let hex = Array("0123456789abcdef".utf8)
         var digits = [UInt8]()
         digits.reserveCapacity(code.count * 2)
@@ -63,81 +83,136 @@ struct CarrierSignature: Sendable, Equatable {
             digits.append(hex[Int(byte >> 4)])
             digits.append(hex[Int(byte & 0xF)])
         }
-        return "v1:\(keyID):\(expiry):\(fields.joined(separator: "/")):" + String(decoding: digits, as: UTF8.self)
+        return "v1:\(keyID):\(expiry):\(names.joined(separator: "/")):" + String(decoding: digits, as: UTF8.self)
     }
 
-    /// Parses a signature field's (unescaped) text, or says what is wrong with it: one pass
-    /// over its bytes.
-    static func parse(_ bytes: ArraySlice<UInt8>) -> Result<CarrierSignature, CarrierRejection.Reason> {
-        // The four ':' that separate the five parts.
-        var colons: (Int, Int, Int, Int) = (0, 0, 0, 0)
-        var found = 0
-        for index in bytes.indices where bytes[index] == UInt8(ascii: ":") {
-            switch found {
-            case 0: colons.0 = index
-            case 1: colons.1 = index
-            case 2: colons.2 = index
-            case 3: colons.3 = index
-            default: break
+    /// Parses the signature field's (unescaped) text at `range` of `scratch`, or says what
+    /// is wrong with it. Its parts stay where they are: nothing is copied.
+    static func parse(
+        _ range: Range<Int>, in scratch: borrowing CarrierScratch
+    ) -> Result<
+        CarrierSignature, CarrierRejection.Reason
+    > {
+        scratch.withBytes(range) { bytes in
+            parse(bytes).map { parts in
+                func moved(_ part: Range<Int>) -> Range<Int> {
+                    (part.lowerBound + range.lowerBound)..<(part.upperBound + range.lowerBound)
+                }
+                return CarrierSignature(
+                    keyID: moved(parts.keyID), expiry: parts.expiry, names: moved(parts.names), code: parts.code)
             }
-            found += 1
         }
-        guard found == 4 else {
-            return .failure(.malformedSignature("expected 5 parts separated by ':', found \(found + 1)"))
+    }
+
+    /// ``parse(_:in:)`` over the field's bytes: the parts as offsets into `bytes`. Reads the
+    /// three short parts from the front and the code from the back, then checks the names
+    /// between them (which may not hold a `:`), so each byte is read about once.
+    private static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>
+    ) -> Result<
+        CarrierSignature, CarrierRejection.Reason
+    > {
+        // What is wrong, told as the first failing check over the whole field would tell it.
+        func malformed(_ problem: String) -> Result<CarrierSignature, CarrierRejection.Reason> {
+            let colons = bytes.reduce(0) { $1 == UInt8(ascii: ":") ? $0 + 1 : $0 }
+            return .failure(
+                .malformedSignature(colons == 4 ? problem : "expected 5 parts separated by ':', found \(colons + 1)"))
         }
-        let start = bytes.startIndex
-        guard colons.0 - start == 2, bytes[start] == UInt8(ascii: "v"), bytes[start + 1] == UInt8(ascii: "1") else {
-            return .failure(.malformedSignature("unknown version (this receiver reads v1)"))
+        // The first three ':' (after the version, the key id and the expiry); the fourth is
+        // just before the 64-digit code.
+        var colons: (Int, Int, Int) = (0, 0, 0)
+        var found = 0
+        var index = 0
+        while found < 3, index < bytes.count {
+            if bytes[index] == UInt8(ascii: ":") {
+                switch found {
+                case 0: colons.0 = index
+                case 1: colons.1 = index
+                default: colons.2 = index
+                }
+                found += 1
+            }
+            index += 1
         }
-        let keyID = bytes[(colons.0 + 1)..<colons.1]
-        guard (1...64).contains(keyID.count), keyID.allSatisfy(isKeyIDByte) else {
-            return .failure(.malformedSignature("invalid key id"))
+        guard found == 3 else { return malformed("") }
+        guard colons.0 == 2, bytes[0] == UInt8(ascii: "v"), bytes[1] == UInt8(ascii: "1") else {
+            return malformed("unknown version (this receiver reads v1)")
+        }
+        let keyID = (colons.0 + 1)..<colons.1
+        guard (1...64).contains(keyID.count), bytes[keyID].allSatisfy(isKeyIDByte) else {
+            return malformed("invalid key id")
         }
         let expiryDigits = bytes[(colons.1 + 1)..<colons.2]
-        guard (1...12).contains(expiryDigits.count) else {
-            return .failure(.malformedSignature("the expiry is not 1 to 12 decimal digits"))
+        guard (1...12).contains(expiryDigits.count),
+            expiryDigits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
+            return malformed("the expiry is not 1 to 12 decimal digits")
         }
-        var expiry: Int64 = 0
-        for digit in expiryDigits {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else {
-                return .failure(.malformedSignature("the expiry is not 1 to 12 decimal digits"))
+        let expiry = expiryDigits.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
+        let codeStart = bytes.count - 64
+        guard codeStart > colons.2, bytes[codeStart - 1] == UInt8(ascii: ":") else {
+            return malformed("the code is not 64 hex digits")
+        }
+        let names = (colons.2 + 1)..<(codeStart - 1)
+        if let problem = namesProblem(bytes[names]) {
+            return malformed(problem)
+        }
+        var code: Code = (0, 0, 0, 0)
+        var invalid: UInt8 = 0
+        withUnsafeMutableBytes(of: &code) { code in
+            hexValues.withUnsafeBufferPointer { hexValues in
+                for offset in 0..<32 {
+                    let high = hexValues[Int(bytes[codeStart + 2 * offset])]
+                    let low = hexValues[Int(bytes[codeStart + 2 * offset + 1])]
+                    invalid |= (high | low) & 0x10
+                    code[offset] = high << 4 | (low & 0xF)
+                }
             }
-            expiry = expiry * 10 + Int64(digit - UInt8(ascii: "0"))
         }
-        var fields = [String]()
-        var nameStart = colons.2 + 1
-        for index in (colons.2 + 1)...colons.3 where index == colons.3 || bytes[index] == UInt8(ascii: "/") {
-            let name = bytes[nameStart..<index]
-            nameStart = index + 1
-            guard fields.count < maximumFields else {
-                return .failure(.malformedSignature("lists more than \(maximumFields) fields"))
+        guard invalid == 0 else {
+            return malformed("the code is not 64 lowercase hex digits")
+        }
+        return .success(CarrierSignature(keyID: keyID, expiry: expiry, names: names, code: code))
+    }
+
+    /// What is wrong with the list of names, if anything: too many, a name that is not 1 to
+    /// 128 of `a-z0-9-`, or one listed twice (each compared with those before it: at most 64
+    /// names of a field within the receiver's limits, so the work stays bounded).
+    private static func namesProblem(_ list: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+        var listed = 0
+        var nameStart = list.startIndex
+        for index in list.startIndex...list.endIndex where index == list.endIndex || list[index] == UInt8(ascii: "/") {
+            let name = list[nameStart..<index]
+            guard listed < maximumFields else {
+                return "lists more than \(maximumFields) fields"
             }
             guard (1...128).contains(name.count), name.allSatisfy(isFieldNameByte) else {
-                return .failure(.malformedSignature("a listed field name is not 1 to 128 of a-z, 0-9 and -"))
+                return "a listed field name is not 1 to 128 of a-z, 0-9 and -"
             }
-            let text = String(decoding: name, as: UTF8.self)
-            guard !fields.contains(text) else {
-                return .failure(.malformedSignature("lists \(text) twice"))
+            // The names before this one, each followed by '/': is this one among them?
+            var earlierStart = list.startIndex
+            for earlierEnd in list.startIndex..<nameStart where list[earlierEnd] == UInt8(ascii: "/") {
+                if list[earlierStart..<earlierEnd].elementsEqual(name) {
+                    return "lists \(String(decoding: name, as: UTF8.self)) twice"
+                }
+                earlierStart = earlierEnd + 1
             }
-            fields.append(text)
+            listed += 1
+            nameStart = index + 1
         }
-        let hex = bytes[(colons.3 + 1)...]
-        guard hex.count == 64 else {
-            return .failure(.malformedSignature("the code is not 64 hex digits"))
-        }
-        var code = [UInt8](repeating: 0, count: 32)
-        var valid = true
-        for offset in 0..<32 {
-            let high = lowercaseHexValue(hex[hex.startIndex + 2 * offset])
-            let low = lowercaseHexValue(hex[hex.startIndex + 2 * offset + 1])
-            valid = valid && high < 16 && low < 16
-            code[offset] = high << 4 | (low & 0xF)
-        }
-        guard valid else {
-            return .failure(.malformedSignature("the code is not 64 lowercase hex digits"))
-        }
-        return .success(
-            CarrierSignature(keyID: String(decoding: keyID, as: UTF8.self), expiry: expiry, fields: fields, code: code))
+        return nil
+    }
+
+    /// Where the listed name that starts at `start` is: up to the next `/` or the list's end.
+    func name(startingAt start: Int, in scratch: borrowing CarrierScratch) -> Range<Int> {
+        var end = start
+        while end < names.upperBound, scratch[end] != UInt8(ascii: "/") { end += 1 }
+        return start..<end
+    }
+
+    /// Calls `body` with the code's 32 bytes.
+    func withCode<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        withUnsafeBytes(of: code, body)
     }
 
     static func isKeyIDByte(_ byte: UInt8) -> Bool {
@@ -157,6 +232,9 @@ struct CarrierSignature: Sendable, Equatable {
         }
     }
 
+    /// Each byte's ``lowercaseHexValue(_:)``: one load per digit of a code.
+    private static let hexValues: [UInt8] = (0...255).map { lowercaseHexValue(UInt8($0)) }
+
     /// The digit's value, or 16 for anything but `0-9a-f`.
     private static func lowercaseHexValue(_ byte: UInt8) -> UInt8 {
         switch byte {
@@ -171,7 +249,7 @@ struct CarrierSignature: Sendable, Equatable {
 /// HMAC-SHA256 (`Bridges/SwiftCrypto`). Ambient has no cryptography of its own.
 protocol CarrierAuthenticator: Sendable {
     /// The code for `message`.
-    func code(for message: [UInt8]) -> [UInt8]
+    func code(for message: UnsafeRawBufferPointer) -> [UInt8]
     /// Whether `code` is the code for `message`, compared in constant time.
-    func isValid(_ code: [UInt8], for message: [UInt8]) -> Bool
+    func isValid(_ code: UnsafeRawBufferPointer, for message: UnsafeRawBufferPointer) -> Bool
 }

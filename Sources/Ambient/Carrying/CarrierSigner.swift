@@ -35,10 +35,10 @@ public struct CarrierSigner: Sendable, CustomStringConvertible {
     /// The signature field's text for `fields` (names and decoded values, in order).
     func signature(for fields: [(name: String, value: String)]) -> String {
         let expiry = Int64((now().timeIntervalSince1970 + lifetime.timeInterval).rounded(.up))
-        let message = CarrierSignature.message(keyID: keyID, expiry: expiry, fields: fields)
-        return CarrierSignature(
-            keyID: keyID, expiry: expiry, fields: fields.map(\.name), code: authenticator.code(for: message)
-        ).text
+        var scratch = CarrierScratch()
+        let message = CarrierSignature.message(keyID: keyID, expiry: expiry, fields: fields, in: &scratch)
+        let code = scratch.withBytes(message) { authenticator.code(for: UnsafeRawBufferPointer($0)) }
+        return CarrierSignature.text(keyID: keyID, expiry: expiry, names: fields.map(\.name), code: code)
     }
 
     /// `CarrierSigner(key: test, lifetime: 60 seconds)`.

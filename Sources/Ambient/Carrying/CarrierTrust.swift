@@ -25,17 +25,35 @@ public struct CarrierTrust: Sendable {
         case signed(Verifier)
     }
 
-    /// What a signed trust checks a signature with.
-    struct Verifier: Sendable {
-        var keys: [(id: String, authenticator: any CarrierAuthenticator)]
+    /// What a signed trust checks a signature with: a class, so a request takes one
+    /// reference to it, not a copy of each part.
+    final class Verifier: Sendable {
+        /// Each key's id as bytes, to match a signature's without making a string.
+        let keys: [(id: [UInt8], authenticator: any CarrierAuthenticator)]
         /// The longest a signature may still have to run, and the clock skew allowed, in
         /// seconds (converted once, not per request).
-        var maximumLifetimeSeconds: Double
-        var leewaySeconds: Double
-        var now: @Sendable () -> Date
+        let maximumLifetimeSeconds: Double
+        let leewaySeconds: Double
+        let now: @Sendable () -> Date
 
-        func authenticator(for id: String) -> (any CarrierAuthenticator)? {
-            keys.first { $0.id == id }?.authenticator
+        init(
+            keys: [(id: [UInt8], authenticator: any CarrierAuthenticator)], maximumLifetimeSeconds: Double,
+            leewaySeconds: Double, now: @escaping @Sendable () -> Date
+        ) {
+            self.keys = keys
+            self.maximumLifetimeSeconds = maximumLifetimeSeconds
+            self.leewaySeconds = leewaySeconds
+            self.now = now
+        }
+
+        func authenticator(for id: UnsafeBufferPointer<UInt8>) -> (any CarrierAuthenticator)? {
+            for index in keys.indices {
+                let matches = keys[index].id.withUnsafeBufferPointer { candidate in
+                    candidate.count == id.count && (0..<id.count).allSatisfy { candidate[$0] == id[$0] }
+                }
+                if matches { return keys[index].authenticator }
+            }
+            return nil
         }
     }
 

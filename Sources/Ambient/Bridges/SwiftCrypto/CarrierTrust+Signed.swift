@@ -30,7 +30,7 @@ extension CarrierTrust {
         return CarrierTrust(
             .signed(
                 Verifier(
-                    keys: keys.map { ($0.id, HMACAuthenticator($0)) },
+                    keys: keys.map { (Array($0.id.utf8), HMACAuthenticator($0)) },
                     maximumLifetimeSeconds: maximumLifetime.timeInterval, leewaySeconds: leeway.timeInterval, now: now))
         )
     }
