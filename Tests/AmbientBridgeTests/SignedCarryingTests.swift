@@ -169,6 +169,7 @@ struct SignedCarryingTests {
         "v1:test:-1:ambient-plan:" + String(repeating: "0", count: 64),
         "v1:test:99999999999999:ambient-plan:" + String(repeating: "0", count: 64),
         "v1:test:1::" + String(repeating: "0", count: 64),
+        "v1:test:1:" + String(repeating: "0", count: 64),  // four parts, the code right after the expiry (fuzzer)
         "v1:test:1:ambient-plan/ambient-plan:" + String(repeating: "0", count: 64),
         "v1:test:1:AMBIENT-PLAN:" + String(repeating: "0", count: 64),
         "v1:test:1:ambient-plan:" + String(repeating: "0", count: 63),

@@ -150,7 +150,8 @@ struct CarrierSignature {
         }
         let expiry = expiryDigits.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
         let codeStart = bytes.count - 64
-        guard codeStart > colons.2, bytes[codeStart - 1] == UInt8(ascii: ":") else {
+        // The ':' before the code is a fourth one, after the expiry's.
+        guard codeStart - 1 > colons.2, bytes[codeStart - 1] == UInt8(ascii: ":") else {
             return malformed("the code is not 64 hex digits")
         }
         let names = (colons.2 + 1)..<(codeStart - 1)
