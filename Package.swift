@@ -64,8 +64,11 @@ let package = Package(
         // Swift Testing traits and XCTest helpers (both ship with the toolchain).
         .target(
             name: "AmbientTesting",
-            dependencies: ["Ambient"]
+            dependencies: ["Ambient", "_AmbientTestingShims"]
         ),
+        // Runs AmbientTesting's set-up when a test program that links it loads: it follows
+        // which XCTest test case is running, so `IssueReporter.automatic` can fail it.
+        .target(name: "_AmbientTestingShims"),
         .executableTarget(
             name: "AmbientExample",
             dependencies: ["Ambient"]
@@ -76,7 +79,19 @@ let package = Package(
         ),
         .testTarget(
             name: "AmbientTestingTests",
-            dependencies: ["Ambient", "AmbientTesting"]
+            dependencies: ["Ambient", "AmbientTesting", "ReportOutsideATest", "ReportWithoutAmbientTesting"]
+        ),
+        // Programs that report through Ambient's default IssueReporter where no test runs,
+        // one linking AmbientTesting and one not (AmbientTestingTests starts them).
+        .executableTarget(
+            name: "ReportOutsideATest",
+            dependencies: ["Ambient", "AmbientTesting"],
+            path: "Tests/ReportOutsideATest"
+        ),
+        .executableTarget(
+            name: "ReportWithoutAmbientTesting",
+            dependencies: ["Ambient"],
+            path: "Tests/ReportWithoutAmbientTesting"
         ),
         .testTarget(
             name: "AmbientExampleTests",

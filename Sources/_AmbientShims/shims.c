@@ -212,3 +212,25 @@ static ambient_hazard_slot *ambient_hazard_claim(void) {
     return slot;
 }
 #endif
+
+// AmbientTesting's entry point (IssueReporter.automatic). ELF: a weak reference, NULL unless
+// AmbientTesting's object is linked into the same program; Apple platforms: the symbol
+// looked up in the process (weak references to undefined symbols do not link there).
+#if defined(__ELF__)
+extern _Bool ambient_testing_record_issue(const char *message, const char *fileID, const char *filePath, long line,
+                                          long column) __attribute__((weak));
+
+_ambient_testing_record_issue_t _Nullable _ambient_testing_record_issue_hook(void) {
+    return ambient_testing_record_issue;
+}
+#elif defined(__APPLE__)
+#include <dlfcn.h>
+
+_ambient_testing_record_issue_t _Nullable _ambient_testing_record_issue_hook(void) {
+    return (_ambient_testing_record_issue_t)dlsym(RTLD_DEFAULT, "ambient_testing_record_issue");
+}
+#else
+_ambient_testing_record_issue_t _Nullable _ambient_testing_record_issue_hook(void) {
+    return NULL;
+}
+#endif

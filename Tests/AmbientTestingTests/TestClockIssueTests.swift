@@ -16,6 +16,37 @@ struct TestClockIssueTests {
         try await expectStepLimitIssue()
     }
 
+    /// No trait: the default reporter finds AmbientTesting, linked into this test program.
+    @Test func runOutOfStepsIsRecordedInAPlainTest() async throws {
+        try await expectStepLimitIssue()
+    }
+
+    @Test func anyReportFailsAPlainTestAtItsLocation() {
+        withKnownIssue {
+            IssueReporter.current.report(
+                "boom", at: IssueReporter.Location(fileID: #fileID, filePath: #filePath, line: 7, column: 3))
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue == "boom" } && issue.sourceLocation?.line == 7
+                && issue.sourceLocation?.column == 3
+        }
+    }
+
+    /// A child task is the test's: the report names it. (A detached task or a queue is no
+    /// test's — Swift Testing runs tests in parallel — and its report goes to standard error.)
+    @Test func aReportFromAChildTaskOfTheTestFailsIt() async {
+        await withKnownIssue {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    IssueReporter.current.report(
+                        "from a child task",
+                        at: IssueReporter.Location(fileID: #fileID, filePath: #filePath, line: #line, column: #column))
+                }
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue == "from a child task" }
+        }
+    }
+
     @Test(.injecting(Clock.fixed(noon)))
     func aReporterTheTestInjectsWins() async throws {
         let reports = ReportLog()

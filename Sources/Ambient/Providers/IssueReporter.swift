@@ -4,10 +4,11 @@ import Foundation
 /// ``TestClock`` whose woken work never settles, or whose ``TestClock/run(maximumSteps:fileID:filePath:line:column:)``
 /// runs out of steps. They report and carry on; they never trap or hang the test process.
 ///
-/// AmbientTesting's `.injecting(…)` and `.strict()` traits and `InjectingTestCase` inject
-/// one that records a test failure (a Swift Testing issue, or `XCTFail`) at the test's
-/// call site. Without them, reports go to standard error. Inject your own to send them
-/// elsewhere:
+/// By default (``automatic``) a report fails the running test — a Swift Testing issue, or
+/// a failure of the running XCTest test case — at the test's call site, in any test
+/// target that links AmbientTesting, with or without its traits; outside a test, or in a
+/// program without AmbientTesting, it goes to standard error. Inject your own to send
+/// reports elsewhere:
 ///
 /// ```swift
 /// let reporter = IssueReporter { message, location in
@@ -58,9 +59,38 @@ public struct IssueReporter: AmbientValue {
         FileHandle.standardError.write(Data("\(location): error: \(message)\n".utf8))
     }
 
-    /// ``standardError``: what reports go to when no test framework's reporter is injected.
+    /// Fails the running test with each report when the program links AmbientTesting (a
+    /// test target that depends on it: Swift Testing or XCTest, no trait needed); writes it
+    /// to standard error otherwise, with a hint when the program looks like a test run
+    /// without AmbientTesting. Ambient itself links no test framework: it finds
+    /// AmbientTesting's entry point when the program has one.
+    public static let automatic = IssueReporter { message, location in
+        if RunningTest.recordFailure(message, at: location) {
+            return
+        }
+        standardError.report(
+            !RunningTest.isReachable && looksLikeATestRun
+                ? message + " (this did not fail the test: link AmbientTesting into the test target)" : message,
+            at: location)
+    }
+
+    /// Whether this process was started by a test runner (XCTest, or Swift Testing through
+    /// SwiftPM), as far as its arguments and environment say.
+    private static let looksLikeATestRun: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        if environment["XCTestConfigurationFilePath"] != nil || environment["XCTestBundlePath"] != nil {
+            return true
+        }
+        return ProcessInfo.processInfo.arguments.contains { argument in
+            argument == "--testing-library" || argument.hasSuffix(".xctest") || argument.hasSuffix("/xctest")
+                || argument.hasSuffix("swiftpm-testing-helper")
+        }
+    }()
+
+    /// ``automatic``: a report fails the running test where AmbientTesting is linked, and
+    /// goes to standard error elsewhere.
     public static var defaultValue: IssueReporter {
-        standardError
+        automatic
     }
 
     /// `true`: reading the default reporter under strict mode is not a live read worth

@@ -125,6 +125,17 @@ const void *_Nullable _ambient_pw_exchange(const void *_Nullable snapshot);
 /// long, so this yields rather than blocks.
 void _ambient_pw_wait_unprotected(const void *_Nonnull snapshot);
 
+/// AmbientTesting's entry point for recording a report as a failure of the running test
+/// (Swift Testing or XCTest): true when it did, false when no test is running.
+typedef _Bool (*_ambient_testing_record_issue_t)(const char *_Nonnull message, const char *_Nonnull fileID,
+                                                 const char *_Nonnull filePath, long line, long column);
+
+/// That entry point when AmbientTesting is linked into this process (a test target that
+/// depends on it), NULL otherwise: resolved at link time where the platform allows a weak
+/// reference (ELF), looked up at run time elsewhere. Ambient itself never links a test
+/// framework.
+_ambient_testing_record_issue_t _Nullable _ambient_testing_record_issue_hook(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,19 @@
+// The running test, as far as Ambient can reach it without linking a test framework:
+// through AmbientTesting's entry point, when the program links AmbientTesting.
+import _AmbientShims
+
+/// Records reports as failures of the running test through AmbientTesting
+/// (`ambient_testing_record_issue`), found in the program when it links AmbientTesting.
+enum RunningTest {
+    /// Whether AmbientTesting is linked into this program.
+    static var isReachable: Bool {
+        _ambient_testing_record_issue_hook() != nil
+    }
+
+    /// Records `message` at `location` as a failure of the running test (Swift Testing or
+    /// XCTest); `false` when no test is running or AmbientTesting is not linked.
+    static func recordFailure(_ message: String, at location: IssueReporter.Location) -> Bool {
+        guard let record = _ambient_testing_record_issue_hook() else { return false }
+        return record(message, location.fileID, location.filePath, location.line, location.column)
+    }
+}

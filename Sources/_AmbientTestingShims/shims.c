@@ -1,0 +1,11 @@
+// When a test program that links AmbientTesting loads, before any test runs: AmbientTesting
+// starts following which XCTest test case is running (RunningXCTest.swift), so a report
+// from Ambient's tools fails that test case, and one made between tests goes to standard
+// error. Swift has no load-time initialisers; this constructor is the one place it needs one.
+#include "_AmbientTestingShims.h"
+
+extern void ambient_testing_follow_xctest(void);
+
+__attribute__((constructor)) static void ambient_testing_load(void) {
+    ambient_testing_follow_xctest();
+}
