@@ -100,6 +100,36 @@ struct BlockingSleepTests {
         #expect(throws: CancellationError.self) { try outcome.get() }
     }
 
+    /// A synchronous `@Test` runs in a task: a test clock's blocking sleep there could only
+    /// wait for an `advance` this blocked test will never make. It throws at once instead,
+    /// naming the way out, and nothing sleeps.
+    @Test func aTestClocksBlockingSleepInsideATaskThrowsAtOnce() {
+        let testClock = TestClock()
+        let began = ContinuousClock.now
+        let error = #expect(throws: Clock.BlockingSleepInsideATask.self) {
+            try withInjected(testClock.clock) { try Self.fetchWithRetries(attempts: 2) { nil } }
+        }
+        #expect(ContinuousClock.now - began < .seconds(30))
+        #expect(testClock.sleepers == 0)
+        #expect(error?.description.contains("try await Clock.current.sleep(for:)") == true)
+        #expect(error?.description.contains("a thread of your own") == true)
+    }
+
+    @Test func aWrappedSwiftClockInsideADetachedTaskThrowsToo() async {
+        let outcome = await Task.detached {
+            Result { try Clock(ContinuousClock(), wallTimeAtStart: Date()).sleep(for: .seconds(3_600)) }
+        }.value
+        #expect(throws: Clock.BlockingSleepInsideATask.self) { try outcome.get() }
+    }
+
+    /// The live clock always wakes by itself: inside a task it blocks, as
+    /// `Thread.sleep(forTimeInterval:)` did, and does not throw.
+    @Test func theLiveClocksBlockingSleepInsideATaskSleeps() throws {
+        let began = ContinuousClock.now
+        try Clock.live.sleep(for: .milliseconds(5))
+        #expect(ContinuousClock.now - began >= .milliseconds(5))
+    }
+
     /// Synchronous code that a task happens to run.
     static func sleepSynchronously() throws {
         try Clock.fixed(Date()).sleep(for: .seconds(1))

@@ -131,8 +131,15 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     /// ``TestClock/sleepers``. A wrapped `Swift.Clock` sleeps on that clock while the thread
     /// waits.
     ///
+    /// A ``TestClock`` or a wrapped `Swift.Clock` can only sleep asynchronously, so from
+    /// synchronous code that a task runs (a synchronous `@Test`, a `Task { }` body, what
+    /// they call) this throws ``BlockingSleepInsideATask`` at once instead of blocking a
+    /// thread of the concurrency pool — where a test clock nobody else can advance would
+    /// wait forever. The same policy as the blocking `withInjectedProcessWide`.
+    ///
     /// - Throws: `CancellationError` if the calling code runs in a task that is cancelled
-    ///   (checked before and after sleeping); a thread outside any task is never cancelled.
+    ///   (checked before and after sleeping; a thread outside any task is never cancelled);
+    ///   ``BlockingSleepInsideATask`` as above.
     @available(*, noasync, message: "it blocks the thread; in async code use `try await sleep(for:)`")
     public func sleep(for duration: Duration) throws {
         try sleep(until: instant.advanced(by: duration))
@@ -143,8 +150,32 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     @available(*, noasync, message: "it blocks the thread; in async code use `try await sleep(until:)`")
     public func sleep(until deadline: Instant) throws {
         try Self.checkCancellation()
+        if backend.blockingSleepNeedsTheConcurrencyPool, withUnsafeCurrentTask(body: { $0 != nil }) {
+            throw BlockingSleepInsideATask(clock: description)
+        }
         backend.blockingSleep(until: deadline.offset)
         try Self.checkCancellation()
+    }
+
+    /// The blocking `sleep(for:)` of a clock that can only sleep asynchronously (a
+    /// ``TestClock``'s, a wrapped `Swift.Clock`), called from synchronous code that a task
+    /// runs: waiting would block a thread of the concurrency pool, which the sleep itself
+    /// needs. Thrown at once; nothing slept.
+    public struct BlockingSleepInsideATask: Error, CustomStringConvertible {
+        /// The clock, as it describes itself.
+        public let clock: String
+
+        /// What happened, and the two ways out.
+        public var description: String {
+            """
+            \(clock).sleep(for:), the blocking form, was called from inside a Swift task (a synchronous \
+            @Test function, a Task { } body, or code it calls): this clock can only sleep asynchronously, and \
+            waiting for it there blocks a thread of the concurrency pool (a TestClock that the blocked test \
+            cannot advance would wait forever). Make the caller async and write \
+            `try await Clock.current.sleep(for:)`, or call the blocking form from a thread of your own \
+            (a Thread, a DispatchQueue).
+            """
+        }
     }
 
     /// Throws `CancellationError` if the running synchronous code is part of a cancelled task.

@@ -10,4 +10,11 @@ protocol ClockBackend: Sendable, CustomStringConvertible {
     func sleep(until offset: Duration) async throws
     /// Blocks the calling thread until `elapsed` has reached `offset`.
     func blockingSleep(until offset: Duration)
+    /// Whether `blockingSleep` waits for an asynchronous sleep, which needs a thread of the
+    /// concurrency pool: then it must not be called from a task (``Clock/BlockingSleepInsideATask``).
+    var blockingSleepNeedsTheConcurrencyPool: Bool { get }
+}
+
+extension ClockBackend {
+    var blockingSleepNeedsTheConcurrencyPool: Bool { false }
 }

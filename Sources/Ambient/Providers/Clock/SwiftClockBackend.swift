@@ -20,7 +20,9 @@ struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift
     }
 
     /// A `Swift.Clock` can only sleep asynchronously: a detached task sleeps on it while
-    /// this thread waits.
+    /// this thread waits (never from a task: `Clock.sleep(until:)` throws there first).
+    var blockingSleepNeedsTheConcurrencyPool: Bool { true }
+
     func blockingSleep(until offset: Duration) {
         let done = DispatchSemaphore(value: 0)
         let deadline = origin.advanced(by: offset)
