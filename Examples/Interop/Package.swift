@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         // Only what `UUIDGenerator` needs: skips CombineSchedulers and OpenCombine.
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation"]),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.3.1"),
     ],
     targets: [
         .executableTarget(
@@ -27,7 +28,16 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
-        )
+        ),
+        // TestClock beside swift-concurrency-extras' `withMainSerialExecutor`, which saves,
+        // replaces and restores the runtime hook TestClock counts woken work through.
+        .testTarget(
+            name: "InteropTests",
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

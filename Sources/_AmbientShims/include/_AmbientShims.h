@@ -125,6 +125,32 @@ const void *_Nullable _ambient_pw_exchange(const void *_Nullable snapshot);
 /// long, so this yields rather than blocks.
 void _ambient_pw_wait_unprotected(const void *_Nonnull snapshot);
 
+/// The runtime's `swift_task_enqueueGlobal_hook` slot, which other tools also write
+/// (swift-concurrency-extras' `withMainSerialExecutor` saves, replaces and restores it with
+/// plain stores): read with acquire, and replaced by compare-and-swap so that a write from
+/// elsewhere in between is never lost.
+static inline void *_Nullable _ambient_hook_load(void *_Nullable *_Nonnull slot) {
+    return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+
+static inline _Bool _ambient_hook_replace(void *_Nullable *_Nonnull slot, void *_Nullable expected,
+                                          void *_Nullable desired) {
+    return __atomic_compare_exchange_n(slot, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/// The hook Ambient's hook hands uncounted jobs to (another tool's, installed before Ambient
+/// put its own back), or NULL: published (release) before Ambient's hook is installed over
+/// it, read (acquire) by that hook for every job it does not count.
+extern void *_Nullable _ambient_previous_enqueue_hook;
+
+static inline void *_Nullable _ambient_previous_enqueue_hook_load(void) {
+    return __atomic_load_n(&_ambient_previous_enqueue_hook, __ATOMIC_ACQUIRE);
+}
+
+static inline void _ambient_previous_enqueue_hook_store(void *_Nullable hook) {
+    __atomic_store_n(&_ambient_previous_enqueue_hook, hook, __ATOMIC_RELEASE);
+}
+
 /// AmbientTesting's entry point for recording a report as a failure of the running test
 /// (Swift Testing or XCTest): true when it did, false when no test is running.
 typedef _Bool (*_ambient_testing_record_issue_t)(const char *_Nonnull message, const char *_Nonnull fileID,

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import _AmbientShims
 
 // How a TestClock knows that the work it woke has settled
 // =======================================================
@@ -181,33 +182,70 @@ final class WokenWork: @unchecked Sendable {
     /// `UnownedSerialExecutor` is two words; the generic one is both zero.
     private static let genericExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
 
-    /// The hook Ambient installs, and whatever was installed before it (another tool's).
-    private nonisolated(unsafe) static var previousHook: Hook?
+    /// The runtime's hook slot, where the runtime has one. `nonisolated(unsafe)`: the
+    /// pointer never changes, and the slot it points to is only read and written through
+    /// the shims' atomics.
+    private nonisolated(unsafe) static let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = dlsym(
+        dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook"
+    ).map { $0.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) }
 
-    /// Installs the hook once per process; later calls do nothing.
-    private static func installHook() {
-        _ = hookInstalled
+    /// Ambient's hook: counted jobs to their `WokenWork`, every other job to the hook it
+    /// replaced (another tool's), or to the runtime.
+    private static let hook: Hook = { job, original in
+        if let work = WokenWork.current {
+            work.takeUnretainedValue().enqueue(job)
+        } else if let previous = _ambient_previous_enqueue_hook_load() {
+            unsafeBitCast(previous, to: Hook.self)(job, original)
+        } else {
+            original(job)
+        }
     }
 
-    private static let hookInstalled: Bool = {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
-        let slot = symbol.assumingMemoryBound(to: Hook?.self)
-        previousHook = slot.pointee
-        slot.pointee = { job, original in
-            if let work = WokenWork.current {
-                work.takeUnretainedValue().enqueue(job)
-            } else if let previous = WokenWork.previousHook {
-                previous(job, original)
-            } else {
-                original(job)
+    /// `hook`'s address, as the slot holds it (immutable: `nonisolated(unsafe)` is safe).
+    private nonisolated(unsafe) static let hookAddress = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
+
+    /// Whether Ambient's hook was ever installed, and how many times since then another
+    /// tool had replaced it and it was put back.
+    private static let installs = Locked((installed: false, reinstalls: 0))
+
+    /// Puts Ambient's hook in the runtime's slot unless it is there: the first time a
+    /// `TestClock` is made, and before every `advance`, `run` and settle, because another
+    /// tool may have replaced it since (`withMainSerialExecutor` saves whether *a* hook is
+    /// installed, installs its own and, when its block ends, installs its own again or
+    /// none). The hook found there, if any, keeps every job Ambient does not count. `false`
+    /// where the runtime has no hook.
+    @discardableResult
+    static func ensureHook() -> Bool {
+        guard let slot else { return false }
+        while true {
+            let installed = _ambient_hook_load(slot)
+            if installed == hookAddress { return true }
+            // Publish what this hook will hand uncounted jobs to before installing it.
+            _ambient_previous_enqueue_hook_store(installed)
+            if _ambient_hook_replace(slot, installed, hookAddress) {
+                installs.withLock { state in
+                    if state.installed { state.reinstalls += 1 }
+                    state.installed = true
+                }
+                return true
             }
         }
-        return true
-    }()
+    }
 
-    /// Whether the hook is in place (it is not where the runtime has no such hook).
+    /// How many times Ambient's hook had been replaced by another tool and was put back.
+    static var hookReinstalls: Int {
+        installs.get().reinstalls
+    }
+
+    /// Installs the hook (see ``ensureHook()``).
+    private static func installHook() {
+        ensureHook()
+    }
+
+    /// Whether the hook is in place (it is not where the runtime has no such hook):
+    /// puts it back first if another tool replaced it.
     static var isAvailable: Bool {
-        hookInstalled
+        ensureHook()
     }
 
     // MARK: - Which WokenWork this thread is doing work for
