@@ -17,6 +17,7 @@ let package = Package(
         // Only what `UUIDGenerator` needs: skips CombineSchedulers and OpenCombine.
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1", traits: ["Foundation"]),
         .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.3.1"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -30,12 +31,14 @@ let package = Package(
             ]
         ),
         // TestClock beside swift-concurrency-extras' `withMainSerialExecutor`, which saves,
-        // replaces and restores the runtime hook TestClock counts woken work through.
+        // replaces and restores the runtime hook TestClock counts woken work through; and
+        // driving swift-async-algorithms' time operators, fed by tasks the test starts.
         .testTarget(
             name: "InteropTests",
             dependencies: [
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
     ],

@@ -52,7 +52,13 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     @usableFromInline
     final class Box: Sendable {
         let backend: any ClockBackend
-        init(_ backend: any ClockBackend) { self.backend = backend }
+        /// A ``TestClock``'s count of the work it causes, found once here: the global-enqueue
+        /// hook asks for it for every job enqueued inside a scope this clock is injected in.
+        let wokenWork: WokenWork?
+        init(_ backend: any ClockBackend) {
+            self.backend = backend
+            self.wokenWork = (backend as? SwiftClockBackend<VirtualClock>)?.clock.woken
+        }
     }
 
     @usableFromInline
@@ -65,6 +71,12 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     @usableFromInline
     init(_ storage: Storage) {
         self.storage = storage
+    }
+
+    /// The work count of the ``TestClock`` this clock belongs to, if it does.
+    var wokenWork: WokenWork? {
+        if case .backend(let box) = storage { return box.wokenWork }
+        return nil
     }
 
     var backend: any ClockBackend {

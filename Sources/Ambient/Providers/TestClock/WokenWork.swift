@@ -15,13 +15,18 @@ import _AmbientShims
 // global concurrent executor (a task resumed, a child task started, `Task { }`, an idle
 // default actor given work, `Task.yield()`) through `swift_task_enqueueGlobal`, which
 // calls `swift_task_enqueueGlobal_hook` when one is installed. Ambient installs one the
-// first time a `TestClock` is made. For each job it asks one question: is this thread, right
-// now, doing work for a `WokenWork`? That is the case in exactly two places:
+// first time a `TestClock` is made (and puts back before every `advance`, `run` and settle
+// if another tool replaced it). For each job it asks one question: is this job this clock's
+// work? That is the case in exactly three places:
 //
 // 1. while a `TestClock` resumes a sleeper's continuation (the runtime enqueues the woken
-//    task from inside `resume()`), and
+//    task from inside `resume()`),
 // 2. while a job that was itself counted runs (everything it starts or resumes: child
-//    tasks, `Task { }`, tasks it wakes, actors it hands work to, its own next slice).
+//    tasks, `Task { }`, tasks it wakes, actors it hands work to, its own next slice), and
+// 3. while code runs inside a scope where the `TestClock`'s clock is injected
+//    (`withInjected(testClock.clock)`, a trait): the tasks the test starts there and what
+//    it resumes. So a consumer the test started before `advance` has reached its channel
+//    by the time time moves: `advance` settles first.
 //
 // Such a job is counted, then run on Dispatch's global queue by `swift_job_run` — what the
 // default executor does, so parallelism is kept — with this thread marked as working for
@@ -140,7 +145,7 @@ final class WokenWork: @unchecked Sendable {
     }
 
     /// Counts `job` and runs it on Dispatch's global queue, on this object's account.
-    fileprivate func enqueue(_ job: UnownedJob) {
+    func enqueue(_ job: UnownedJob) {
         state.withLock { $0.running += 1 }
         DispatchQueue.global().async {
             let previous = Self.current
@@ -194,6 +199,10 @@ final class WokenWork: @unchecked Sendable {
     private static let hook: Hook = { job, original in
         if let work = WokenWork.current {
             work.takeUnretainedValue().enqueue(job)
+        } else if let work = InjectionContext.current[Clock.self]?.wokenWork {
+            // Enqueued by code running where a TestClock is injected (a task the test
+            // starts, what it resumes): that clock's work too.
+            work.enqueue(job)
         } else if let previous = _ambient_previous_enqueue_hook_load() {
             unsafeBitCast(previous, to: Hook.self)(job, original)
         } else {
