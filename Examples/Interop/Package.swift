@@ -36,9 +36,23 @@ let package = Package(
         .testTarget(
             name: "InteropTests",
             dependencies: [
+                "TimeScenarios",
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
+        ),
+        // swift-async-algorithms' debounce, throttle and timer as a test drives them: shared by
+        // InteropTests (Ambient's TestClock) and CompareTestClocks (beside swift-clocks').
+        .target(
+            name: "TimeScenarios",
+            dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")]
+        ),
+        .executableTarget(
+            name: "CompareTestClocks",
+            dependencies: [
+                "TimeScenarios",
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
     ],

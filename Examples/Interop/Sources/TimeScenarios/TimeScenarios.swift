@@ -1,0 +1,168 @@
+// Time code written with swift-async-algorithms, as a test drives it with a test clock: a
+// debounce and a throttle over a channel fed by a producer task and read by a consumer
+// task, and a timer read by a consumer task, all started by the test and driven by ONE
+// advance. The same code runs against Ambient's `TestClock` (InteropTests, 3,000 runs each)
+// and swift-clocks' (`CompareTestClocks`, which prints how often each gets it right).
+import AsyncAlgorithms
+import Foundation
+
+/// A test clock as a scenario uses it: the `Swift.Clock` the operators and the tasks sleep
+/// on, how the test moves it, and the scope the test sets the pipeline up in.
+public struct ScenarioClock<C: Clock>: Sendable where C.Duration == Duration {
+    public let clock: C
+    public let advance: @Sendable (Duration) async -> Void
+    public let scope: @Sendable (@Sendable () async -> [Int]) async -> [Int]
+
+    public init(
+        clock: C, advance: @escaping @Sendable (Duration) async -> Void,
+        scope: @escaping @Sendable (@Sendable () async -> [Int]) async -> [Int]
+    ) {
+        self.clock = clock
+        self.advance = advance
+        self.scope = scope
+    }
+}
+
+/// The scenarios and the output each must give.
+public enum TimeScenario: String, CaseIterable, Sendable {
+    case debounce, throttle, timer
+
+    /// What one correct run outputs.
+    public var expected: [Int] {
+        switch self {
+        case .debounce: [2, 3]
+        case .throttle: [1, 4]
+        case .timer: [1, 2, 3, 4, 5]
+        }
+    }
+
+    /// One run with a fresh clock from `makeClock`: the output when the one advance returned.
+    public func run<C>(_ makeClock: () -> ScenarioClock<C>) async -> [Int] {
+        let clock = makeClock()
+        switch self {
+        case .debounce: return await debounceRun(clock)
+        case .throttle: return await throttleRun(clock)
+        case .timer: return await timerRun(clock)
+        }
+    }
+}
+
+/// Values 1 and 2 100 ms apart, 3 400 ms later, then the end: a 300 ms debounce emits 2
+/// (at 400 ms) and 3 (at 800 ms).
+func debounceRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
+    await c.scope {
+        let channel = AsyncChannel<Int>()
+        let output = Collected()
+        let consumer = Task<Void, any Error> {
+            for await value in channel.debounce(for: .milliseconds(300), clock: c.clock) { output.append(value) }
+        }
+        let producer = Task<Void, any Error> {
+            await channel.send(1)
+            try await c.clock.sleep(for: .milliseconds(100))
+            await channel.send(2)
+            try await c.clock.sleep(for: .milliseconds(400))
+            await channel.send(3)
+            try await c.clock.sleep(for: .milliseconds(400))
+            channel.finish()
+        }
+        await c.advance(.seconds(2))
+        return await outputAfterOneAdvance(output, stopping: producer, consumer)
+    }
+}
+
+/// Values at 0, 100, 200 and 400 ms: a 300 ms throttle keeping the latest emits 1 at once
+/// and 4, the latest, at 400 ms.
+func throttleRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
+    await c.scope {
+        let channel = AsyncChannel<Int>()
+        let output = Collected()
+        let consumer = Task<Void, any Error> {
+            for await value in channel._throttle(for: .milliseconds(300), clock: c.clock, latest: true) {
+                output.append(value)
+            }
+        }
+        let producer = Task<Void, any Error> {
+            await channel.send(1)
+            try await c.clock.sleep(for: .milliseconds(100))
+            await channel.send(2)
+            try await c.clock.sleep(for: .milliseconds(100))
+            await channel.send(3)
+            try await c.clock.sleep(for: .milliseconds(200))
+            await channel.send(4)
+            channel.finish()
+        }
+        await c.advance(.seconds(1))
+        return await outputAfterOneAdvance(output, stopping: producer, consumer)
+    }
+}
+
+/// A one-second timer, read by a task the test starts, over five seconds: five ticks.
+func timerRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
+    await c.scope {
+        let output = Collected()
+        let consumer = Task<Void, any Error> {
+            var ticks = 0
+            for await _ in AsyncTimerSequence(interval: .seconds(1), clock: c.clock) {
+                ticks += 1
+                output.append(ticks)
+                if ticks == 5 { break }
+            }
+        }
+        await c.advance(.seconds(5))
+        return await outputAfterOneAdvance(output, stopping: consumer)
+    }
+}
+
+/// What was output when the one advance returned; then the tasks are cancelled (a run that
+/// went wrong must not leave a task asleep on its clock forever).
+func outputAfterOneAdvance<each Success>(
+    _ output: Collected, stopping tasks: repeat Task<each Success, any Error>
+) async -> [Int] {
+    let values = output.values
+    for task in repeat each tasks {
+        task.cancel()
+        _ = await task.result
+    }
+    return values
+}
+
+/// Runs `scenario` `count` times with fresh clocks from `makeClock` while two threads spin
+/// on the other cores; returns the wrong outputs.
+public func wrongRuns<C>(
+    of scenario: TimeScenario, _ count: Int, spinningThreads: Int = 2, _ makeClock: () -> ScenarioClock<C>
+) async -> [[Int]] {
+    let spinning = Spinners(count: spinningThreads)
+    defer { spinning.stop() }
+    var wrong: [[Int]] = []
+    for _ in 0..<count {
+        let output = await scenario.run(makeClock)
+        if output != scenario.expected { wrong.append(output) }
+    }
+    return wrong
+}
+
+/// Values appended from other tasks.
+final class Collected: @unchecked Sendable {
+    // @unchecked: `stored` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var stored: [Int] = []
+    func append(_ value: Int) { lock.withLock { stored.append(value) } }
+    var values: [Int] { lock.withLock { stored } }
+}
+
+/// Threads that spin until stopped: busy CPUs.
+final class Spinners: @unchecked Sendable {
+    // @unchecked: `running` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var running = true
+
+    init(count: Int) {
+        for _ in 0..<count {
+            Thread { [self] in
+                while lock.withLock({ running }) {}
+            }.start()
+        }
+    }
+
+    func stop() { lock.withLock { running = false } }
+}
