@@ -45,7 +45,10 @@ let package = Package(
         // InteropTests (Ambient's TestClock) and CompareTestClocks (beside swift-clocks').
         .target(
             name: "TimeScenarios",
-            dependencies: [.product(name: "AsyncAlgorithms", package: "swift-async-algorithms")]
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ]
         ),
         .executableTarget(
             name: "CompareTestClocks",

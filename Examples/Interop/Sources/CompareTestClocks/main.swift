@@ -14,13 +14,7 @@ let runs = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 300
 print("| scenario (\(runs) runs each, 2 threads spinning) | Ambient TestClock: wrong | swift-clocks TestClock: wrong |")
 print("|---|--:|--:|")
 for scenario in TimeScenario.allCases {
-    let ambient = await wrongRuns(of: scenario, runs) {
-        let testClock = Ambient.TestClock()
-        return ScenarioClock(
-            clock: testClock.clock.monotonic,
-            advance: { await testClock.advance(by: $0) },
-            scope: { body in await withInjected(testClock.clock) { await body() } })
-    }
+    let ambient = await wrongRuns(of: scenario, runs) { .ambient() }
     let pointfree = await wrongRuns(of: scenario, runs) {
         let clock = Clocks.TestClock<Duration>()
         return ScenarioClock(clock: clock, advance: { await clock.advance(by: $0) }, scope: { body in await body() })

@@ -3,12 +3,13 @@
 // task, and a timer read by a consumer task, all started by the test and driven by ONE
 // advance. The same code runs against Ambient's `TestClock` (InteropTests, 3,000 runs each)
 // and swift-clocks' (`CompareTestClocks`, which prints how often each gets it right).
+import Ambient
 import AsyncAlgorithms
 import Foundation
 
 /// A test clock as a scenario uses it: the `Swift.Clock` the operators and the tasks sleep
 /// on, how the test moves it, and the scope the test sets the pipeline up in.
-public struct ScenarioClock<C: Clock>: Sendable where C.Duration == Duration {
+public struct ScenarioClock<C: Swift.Clock>: Sendable where C.Duration == Duration {
     public let clock: C
     public let advance: @Sendable (Duration) async -> Void
     public let scope: @Sendable (@Sendable () async -> [Int]) async -> [Int]
@@ -20,6 +21,17 @@ public struct ScenarioClock<C: Clock>: Sendable where C.Duration == Duration {
         self.clock = clock
         self.advance = advance
         self.scope = scope
+    }
+}
+
+extension ScenarioClock where C == Ambient.Clock.Monotonic {
+    /// A fresh Ambient `TestClock`, the pipeline set up inside its scope (as its docs say).
+    public static func ambient() -> Self {
+        let testClock = TestClock()
+        return ScenarioClock(
+            clock: testClock.clock.monotonic,
+            advance: { await testClock.advance(by: $0) },
+            scope: { body in await withInjected(testClock.clock) { await body() } })
     }
 }
 

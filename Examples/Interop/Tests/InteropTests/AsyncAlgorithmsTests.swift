@@ -14,17 +14,8 @@ struct AsyncAlgorithmsTests {
 
     @Test(arguments: TimeScenario.allCases)
     func everyRunGivesTheExactOutput(scenario: TimeScenario) async {
-        let wrong = await wrongRuns(of: scenario, Self.runs) { ambientTestClock() }
+        let wrong = await wrongRuns(of: scenario, Self.runs) { .ambient() }
         let wrongCount = wrong.count
         #expect(wrongCount == 0, "\(wrongCount) of \(Self.runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
     }
-}
-
-/// A fresh `TestClock`, the pipeline set up inside its scope.
-func ambientTestClock() -> ScenarioClock<Clock.Monotonic> {
-    let testClock = TestClock()
-    return ScenarioClock(
-        clock: testClock.clock.monotonic,
-        advance: { await testClock.advance(by: $0) },
-        scope: { body in await withInjected(testClock.clock) { await body() } })
 }
