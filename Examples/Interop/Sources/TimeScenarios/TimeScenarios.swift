@@ -10,10 +10,14 @@ import Foundation
 /// A test clock as a scenario uses it: the `Swift.Clock` the operators and the tasks sleep
 /// on, how the test moves it, and the scope the test sets the pipeline up in.
 public struct ScenarioClock<C: Swift.Clock>: Sendable where C.Duration == Duration {
+    /// The clock the operators and the tasks sleep on.
     public let clock: C
+    /// Moves the clock by a span, as the test does: once per run.
     public let advance: @Sendable (Duration) async -> Void
+    /// Runs the test's set-up and its advance in the clock's scope, where it has one.
     public let scope: @Sendable (@Sendable () async -> [Int]) async -> [Int]
 
+    /// A scenario clock from its three parts.
     public init(
         clock: C, advance: @escaping @Sendable (Duration) async -> Void,
         scope: @escaping @Sendable (@Sendable () async -> [Int]) async -> [Int]
