@@ -281,10 +281,10 @@ extension CarriedValues {
         var text = arrival.signature.raw
         if scratch.withBytes(text, { $0.contains(UInt8(ascii: "%")) }) {
             // Escaped by a hop: read the text it escapes.
-            guard case .success = scratch.withBytes(text, CarrierEscaping.unescapedCount) else {
+            guard case .success(let count) = scratch.withBytes(text, CarrierEscaping.unescapedCount) else {
                 return .malformedSignature("invalid characters")
             }
-            text = CarrierEscaping.appendUnescaped(text, to: &scratch)
+            text = CarrierEscaping.appendUnescaped(text, count: count, to: &scratch)
         }
         let signature: CarrierSignature
         switch CarrierSignature.parse(text, in: scratch) {
@@ -333,7 +333,7 @@ extension CarriedValues {
                     return .signatureMismatch  // unreadable: the code cannot cover it
                 }
                 CarrierSignature.appendMessageField(name: listed.name, count: length, to: &scratch)
-                let decoded = CarrierEscaping.appendUnescaped(listed.raw, to: &scratch)
+                let decoded = CarrierEscaping.appendUnescaped(listed.raw, count: length, to: &scratch)
                 CarrierSignature.appendMessageFieldEnd(to: &scratch)
                 if let index = listed.index { arrival.fields[index].decoded = decoded }
             }

@@ -44,10 +44,10 @@ enum CarrierEscaping {
         return .success(count)
     }
 
-    /// Appends to `scratch` the bytes the field at `raw` (in `scratch`, checked by
-    /// ``unescapedCount(_:)``) escapes; returns where they are.
-    static func appendUnescaped(_ raw: Range<Int>, to scratch: inout CarrierScratch) -> Range<Int> {
-        guard scratch.withBytes(raw, { $0.contains(UInt8(ascii: "%")) }) else {
+    /// Appends to `scratch` the `count` bytes (``unescapedCount(_:)``'s, which checked the
+    /// field) that the field at `raw` in `scratch` escapes; returns where they are.
+    static func appendUnescaped(_ raw: Range<Int>, count: Int, to scratch: inout CarrierScratch) -> Range<Int> {
+        guard count != raw.count else {
             return scratch.appendCopy(of: raw)  // no escapes: the text is the field
         }
         scratch.reserve(raw.count)
@@ -78,7 +78,7 @@ enum CarrierEscaping {
         }
         // No escapes: visible ASCII only, valid UTF-8 as it is.
         guard count != raw.count else { return .success(scratch.text(raw)) }
-        let unescaped = appendUnescaped(raw, to: &scratch)
+        let unescaped = appendUnescaped(raw, count: count, to: &scratch)
         return scratch.withBytes(unescaped) { String(validating: $0, as: UTF8.self) }.map { .success($0) }
             ?? .failure(.invalidEscape)
     }

@@ -3,7 +3,7 @@
 // one would make a storage per value.
 
 /// Stores values, each of a different type, into one new storage: at most `capacity` of
-/// them, of the types whose room ``InjectionContext/building(_:room:_:)`` reserved.
+/// them, of the types whose room ``InjectionContext/building(room:_:)`` reserved.
 struct ContextBuilder: ~Copyable {
     private let slots: UnsafeMutablePointer<ContextSlot>
     private let capacity: Int
@@ -33,7 +33,7 @@ struct ContextBuilder: ~Copyable {
 }
 
 extension InjectionContext {
-    /// The room ``building(_:room:_:)`` needs for one value of each of `types`.
+    /// The room ``building(room:_:)`` needs for one value of each of `types`.
     static func room(for types: some Sequence<any Injectable.Type>) -> (values: Int, bytes: Int) {
         func bytes<V: Injectable>(_: V.Type) -> Int { ContextStorage.reservation(for: V.self) }
         return types.reduce((0, 0)) { ($0.values + 1, $0.bytes + bytes($1)) }

@@ -81,7 +81,7 @@ final class WokenWork: @unchecked Sendable {
     private var executor: AnyObject?
 
     init() {
-        Self.installHook()
+        Self.ensureHook()
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
             executor = CountingExecutor(work: self)
         }
@@ -213,10 +213,6 @@ final class WokenWork: @unchecked Sendable {
     /// `hook`'s address, as the slot holds it (immutable: `nonisolated(unsafe)` is safe).
     private nonisolated(unsafe) static let hookAddress = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
 
-    /// Whether Ambient's hook was ever installed, and how many times since then another
-    /// tool had replaced it and it was put back.
-    private static let installs = Locked((installed: false, reinstalls: 0))
-
     /// Puts Ambient's hook in the runtime's slot unless it is there: the first time a
     /// `TestClock` is made, and before every `advance`, `run` and settle, because another
     /// tool may have replaced it since (`withMainSerialExecutor` saves whether *a* hook is
@@ -231,24 +227,8 @@ final class WokenWork: @unchecked Sendable {
             if installed == hookAddress { return true }
             // Publish what this hook will hand uncounted jobs to before installing it.
             _ambient_previous_enqueue_hook_store(installed)
-            if _ambient_hook_replace(slot, installed, hookAddress) {
-                installs.withLock { state in
-                    if state.installed { state.reinstalls += 1 }
-                    state.installed = true
-                }
-                return true
-            }
+            if _ambient_hook_replace(slot, installed, hookAddress) { return true }
         }
-    }
-
-    /// How many times Ambient's hook had been replaced by another tool and was put back.
-    static var hookReinstalls: Int {
-        installs.get().reinstalls
-    }
-
-    /// Installs the hook (see ``ensureHook()``).
-    private static func installHook() {
-        ensureHook()
     }
 
     /// Whether the hook is in place (it is not where the runtime has no such hook):
