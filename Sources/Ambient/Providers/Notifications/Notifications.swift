@@ -1,0 +1,86 @@
+import Foundation
+
+// Why: `NotificationCenter.default` is one center for the whole process, so one test's
+// observers see every parallel test's posts. A scope injects a fresh center of its own.
+
+/// The ambient notification center: use it where code used `NotificationCenter.default`.
+///
+/// ```swift
+/// extension Notification.Name { static let cartChanged = Notification.Name("cartChanged") }
+///
+/// func addToCart(_ item: String) {
+///     Notifications.current.post(name: .cartChanged, object: nil, userInfo: ["item": item])
+/// }
+///
+/// // A center of this scope's own: parallel tests never see each other's posts.
+/// await withInjected(Notifications.isolated()) {
+///     let posts = AsyncStream.makeStream(of: String.self)
+///     let token = Notifications.current.addObserver(forName: .cartChanged) { note in
+///         posts.continuation.yield(note.userInfo?["item"] as? String ?? "")
+///     }
+///     defer { Notifications.current.removeObserver(token) }
+///     addToCart("tea")                       // observers run synchronously on post
+///     posts.continuation.finish()
+///     #expect(await Array(posts.stream) == ["tea"])
+/// }
+/// ```
+///
+/// ``center`` is the `NotificationCenter` itself, for APIs that take one.
+public struct Notifications: AmbientValue, CustomStringConvertible {
+    /// The center posts and observers go to.
+    public let center: NotificationCenter
+    private let name: String
+
+    /// Posts and observers go to `center`.
+    public init(center: NotificationCenter) {
+        self.init(center: center, name: "Notifications(\(ObjectIdentifier(center)))")
+    }
+
+    private init(center: NotificationCenter, name: String) {
+        self.center = center
+        self.name = name
+    }
+
+    /// `NotificationCenter.default`.
+    public static let live = Notifications(center: .default, name: "Notifications.live")
+
+    /// The live center.
+    public static var defaultValue: Notifications {
+        live
+    }
+
+    /// A new, empty center of its own: nothing posted elsewhere reaches its observers, and
+    /// nothing posted to it reaches `NotificationCenter.default`'s. Make one per test.
+    public static func isolated() -> Notifications {
+        Notifications(center: NotificationCenter(), name: "Notifications.isolated")
+    }
+
+    /// `center.post(name:object:userInfo:)`.
+    public func post(name: Notification.Name, object: (any Sendable)? = nil, userInfo: [AnyHashable: any Sendable]? = nil) {
+        center.post(name: name, object: object, userInfo: userInfo)
+    }
+
+    /// `center.post(_:)`.
+    public func post(_ notification: Notification) {
+        center.post(notification)
+    }
+
+    /// `center.addObserver(forName:object:queue:using:)`: keep the token and pass it to
+    /// ``removeObserver(_:)``.
+    public func addObserver(
+        forName name: Notification.Name?, object: (any Sendable)? = nil, queue: OperationQueue? = nil,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> any NSObjectProtocol {
+        center.addObserver(forName: name, object: object, queue: queue, using: block)
+    }
+
+    /// `center.removeObserver(_:)`.
+    public func removeObserver(_ observer: Any) {
+        center.removeObserver(observer)
+    }
+
+    /// `Notifications.live`, or which isolated center this is.
+    public var description: String {
+        name
+    }
+}
