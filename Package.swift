@@ -79,7 +79,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AmbientTestingTests",
-            dependencies: ["Ambient", "AmbientTesting", "ReportOutsideATest", "ReportWithoutAmbientTesting"]
+            dependencies: [
+                "Ambient", "AmbientTesting", "ReportOutsideATest", "ReportWithoutAmbientTesting", "RegionProbe",
+            ]
         ),
         // Programs that report through Ambient's default IssueReporter where no test runs,
         // one linking AmbientTesting and one not (AmbientTestingTests starts them).
@@ -92,6 +94,13 @@ let package = Package(
             name: "ReportWithoutAmbientTesting",
             dependencies: ["Ambient"],
             path: "Tests/ReportWithoutAmbientTesting"
+        ),
+        // Formats a date with the ambient Region, injected and live: AmbientTestingTests runs
+        // it under different TZ and LANG settings.
+        .executableTarget(
+            name: "RegionProbe",
+            dependencies: ["Ambient"],
+            path: "Tests/RegionProbe"
         ),
         .testTarget(
             name: "AmbientExampleTests",
