@@ -1,0 +1,46 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+// Why: the stub's state — its table, the requests it was asked for, and where it was made
+// (the line a report of an unexpected request points at) — shared by every copy of the value.
+
+/// A ``Network/stub(_:fileID:filePath:line:column:)``'s table and log.
+final class NetworkStub: Sendable {
+    let routes: [Network.Route]
+    let location: IssueReporter.Location
+    private let log = Locked<[URLRequest]>([])
+
+    init(routes: [Network.Route], location: IssueReporter.Location) {
+        self.routes = routes
+        self.location = location
+    }
+
+    var requests: [URLRequest] {
+        log.get()
+    }
+
+    /// Logs `request` and answers it; a request no route matches is reported here, in the
+    /// caller's context, and answered with ``Network/UnexpectedRequest``.
+    func answer(_ request: URLRequest) -> Result<(Data, URLResponse), any Error> {
+        log.withLock { $0.append(request) }
+        guard let route = routes.first(where: { $0.matches(request) }), let url = request.url else {
+            let unexpected = Network.UnexpectedRequest(
+                request: "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")",
+                routes: routes.map(\.description))
+            IssueReporter.current.report(unexpected.description, at: location)
+            return .failure(unexpected)
+        }
+        switch route.answer {
+        case .failure(let error):
+            return .failure(error)
+        case .response(let status, let headers, let body):
+            let response =
+                HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+                ?? URLResponse(url: url, mimeType: nil, expectedContentLength: body.count, textEncodingName: nil)
+            return .success((body, response))
+        }
+    }
+}
