@@ -245,6 +245,37 @@ public final class TestClock: Sendable, CustomStringConvertible {
         )
     }
 
+    /// Runs `body` as work this clock is waiting for: while it runs, ``advance(by:fileID:filePath:line:column:)``
+    /// and ``run(maximumSteps:fileID:filePath:line:column:)`` do not move time on, exactly
+    /// as for a task the clock woke. For work the clock cannot follow by itself — handed to
+    /// the main actor, a `DispatchQueue`, a thread — that a woken task waits for:
+    ///
+    /// ```swift
+    /// try await Clock.current.sleep(for: .seconds(5))      // woken by advance(by: 5 s)
+    /// await testClock.counting {
+    ///     await MainActor.run { viewModel.refresh() }      // advance returns after this
+    /// }
+    /// ```
+    ///
+    /// ``MainQueue/driven(by:)`` runs each piece of main-queue work through this.
+    public func counting<R>(_ body: () async throws -> R) async rethrows -> R {
+        try await time.woken.holding(body)
+    }
+
+    /// Runs `body` as work this clock woke, on this thread: the tasks it starts or resumes
+    /// on the global executor (`Task { }`, a child task, a continuation) are counted, and
+    /// ``advance(by:fileID:filePath:line:column:)`` waits for them to settle. For work that
+    /// runs where the clock cannot see — on the main actor, a queue — and starts tasks:
+    ///
+    /// ```swift
+    /// await MainActor.run {
+    ///     testClock.counting { viewModel.reload() }        // the task reload() starts is counted
+    /// }
+    /// ```
+    public func counting<R>(_ body: () throws -> R) rethrows -> R {
+        try time.woken.causing(body)
+    }
+
     /// A short description: the time and how many are sleeping.
     public var description: String {
         time.description

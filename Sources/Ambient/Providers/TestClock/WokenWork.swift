@@ -116,6 +116,14 @@ final class WokenWork: @unchecked Sendable {
         return try await body()
     }
 
+    /// Counts `body` as one running job until it returns: work handed to an executor the
+    /// hook cannot see (the main actor, a queue) holds `settle` until it is back.
+    func holding<R>(_ body: () async throws -> R) async rethrows -> R {
+        state.withLock { $0.running += 1 }
+        defer { finishedOne() }
+        return try await body()
+    }
+
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
     /// until `timeout` of real time has passed. Returns `false` on time-out.
     func settle(timeout: Duration) async -> Bool {
