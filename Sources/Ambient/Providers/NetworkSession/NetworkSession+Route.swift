@@ -7,7 +7,7 @@ import Foundation
 // Why: a stub's table — which request gets which answer — and the error a request nobody
 // expected gets, kept apart from the transport.
 
-extension Network {
+extension NetworkSession {
     /// One row of a stub's table: the requests it matches and what they get.
     public struct Route: Sendable, CustomStringConvertible {
         /// The HTTP method it matches (`"GET"`, …), or `nil` for any.
@@ -70,7 +70,7 @@ extension Network {
 
         /// Names the request and the routes.
         public var description: String {
-            "Network.stub: unexpected request \(request): no route matches it (routes: "
+            "NetworkSession.stub: unexpected request \(request): no route matches it (routes: "
                 + (routes.isEmpty ? "none" : routes.joined(separator: ", "))
                 + "). Add a route for it, or find out why the code made it."
         }

@@ -13,11 +13,11 @@ import Foundation
 ///
 /// ```swift
 /// func fetchGreeting() async throws -> String {
-///     let (data, _) = try await Network.current.data(from: URL(string: "https://api.example.com/hello")!)
+///     let (data, _) = try await NetworkSession.current.data(from: URL(string: "https://api.example.com/hello")!)
 ///     return String(decoding: data, as: UTF8.self)
 /// }
 ///
-/// let stub = Network.stub([.get("https://api.example.com/hello", body: "hi")])
+/// let stub = NetworkSession.stub([.get("https://api.example.com/hello", body: "hi")])
 /// try await withInjected(stub) {
 ///     #expect(try await fetchGreeting() == "hi")
 /// }
@@ -34,7 +34,7 @@ import Foundation
 ///
 /// Completion handlers run with the values of the scope that made the task (live and stub
 /// alike): `Clock.current` in a handler is the test's clock.
-public struct Network: AmbientValue, CustomStringConvertible {
+public struct NetworkSession: AmbientValue, CustomStringConvertible {
     private enum Transport: Sendable {
         case session(URLSession)
         case stub(NetworkStub)
@@ -52,10 +52,10 @@ public struct Network: AmbientValue, CustomStringConvertible {
     }
 
     /// `URLSession.shared`.
-    public static let live = Network(session: .shared)
+    public static let live = NetworkSession(session: .shared)
 
     /// The live network.
-    public static var defaultValue: Network {
+    public static var defaultValue: NetworkSession {
         live
     }
 
@@ -63,7 +63,7 @@ public struct Network: AmbientValue, CustomStringConvertible {
     /// route matches is reported (failing the test) and answered with ``UnexpectedRequest``.
     ///
     /// ```swift
-    /// Network.stub([
+    /// NetworkSession.stub([
     ///     .get("https://api.example.com/user/1", body: #"{"name":"Ada"}"#),
     ///     .init(method: "POST", url: "https://api.example.com/items", status: 201),
     ///     .init(url: "https://api.example.com/down", failure: URLError(.notConnectedToInternet)),
@@ -74,9 +74,9 @@ public struct Network: AmbientValue, CustomStringConvertible {
     public static func stub(
         _ routes: [Route], fileID: String = #fileID, filePath: String = #filePath, line: Int = #line,
         column: Int = #column
-    ) -> Network {
+    ) -> NetworkSession {
         let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
-        return Network(transport: .stub(NetworkStub(routes: routes, location: location)))
+        return NetworkSession(transport: .stub(NetworkStub(routes: routes, location: location)))
     }
 
     /// The requests this stub was asked for, in order (empty for a session).
@@ -88,8 +88,8 @@ public struct Network: AmbientValue, CustomStringConvertible {
     /// `URLSession.shared`, a session, or the stub and its routes.
     public var description: String {
         switch transport {
-        case .session(let session): return session === URLSession.shared ? "Network.live" : "Network(session:)"
-        case .stub(let stub): return "Network.stub(\(stub.routes.count) routes)"
+        case .session(let session): return session === URLSession.shared ? "NetworkSession.live" : "NetworkSession(session:)"
+        case .stub(let stub): return "NetworkSession.stub(\(stub.routes.count) routes)"
         }
     }
 

@@ -7,13 +7,13 @@ import Foundation
 // Why: the stub's state — its table, the requests it was asked for, and where it was made
 // (the line a report of an unexpected request points at) — shared by every copy of the value.
 
-/// A ``Network/stub(_:fileID:filePath:line:column:)``'s table and log.
+/// A ``NetworkSession/stub(_:fileID:filePath:line:column:)``'s table and log.
 final class NetworkStub: Sendable {
-    let routes: [Network.Route]
+    let routes: [NetworkSession.Route]
     let location: IssueReporter.Location
     private let log = Locked<[URLRequest]>([])
 
-    init(routes: [Network.Route], location: IssueReporter.Location) {
+    init(routes: [NetworkSession.Route], location: IssueReporter.Location) {
         self.routes = routes
         self.location = location
     }
@@ -23,11 +23,11 @@ final class NetworkStub: Sendable {
     }
 
     /// Logs `request` and answers it; a request no route matches is reported here, in the
-    /// caller's context, and answered with ``Network/UnexpectedRequest``.
+    /// caller's context, and answered with ``NetworkSession/UnexpectedRequest``.
     func answer(_ request: URLRequest) -> Result<(Data, URLResponse), any Error> {
         log.withLock { $0.append(request) }
         guard let route = routes.first(where: { $0.matches(request) }), let url = request.url else {
-            let unexpected = Network.UnexpectedRequest(
+            let unexpected = NetworkSession.UnexpectedRequest(
                 request: "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")",
                 routes: routes.map(\.description))
             IssueReporter.current.report(unexpected.description, at: location)

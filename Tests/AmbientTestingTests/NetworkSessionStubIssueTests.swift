@@ -8,21 +8,21 @@ import Testing
 
 /// A request a stub did not expect fails a plain Swift Testing test (no trait), at the
 /// line that made the stub, and is answered at once: the test neither hangs nor passes.
-@Suite("Network.stub: an unexpected request fails the test")
+@Suite("NetworkSession.stub: an unexpected request fails the test")
 struct NetworkStubIssueTests {
     @Test func anUnexpectedAsyncRequestFailsAPlainTest() async {
         let stubLine = #line + 1
-        let stub = Network.stub([.get("https://api.example.com/hello", body: "hi")])
+        let stub = NetworkSession.stub([.get("https://api.example.com/hello", body: "hi")])
         await withKnownIssue {
             let answered = await withInjected(stub) { () async -> (any Error)? in
                 do {
-                    _ = try await Network.current.data(from: URL(string: "https://api.example.com/nobody-expected")!)
+                    _ = try await NetworkSession.current.data(from: URL(string: "https://api.example.com/nobody-expected")!)
                     return nil
                 } catch {
                     return error
                 }
             }
-            #expect(answered is Network.UnexpectedRequest)
+            #expect(answered is NetworkSession.UnexpectedRequest)
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("unexpected request GET https://api.example.com/nobody-expected") }
                 && issue.sourceLocation?.line == stubLine
@@ -30,16 +30,16 @@ struct NetworkStubIssueTests {
     }
 
     @Test func anUnexpectedCompletionHandlerRequestFailsAPlainTest() async {
-        let stub = Network.stub([])
+        let stub = NetworkSession.stub([])
         await withKnownIssue {
             let error = await withInjected(stub) {
                 await withCheckedContinuation { continuation in
-                    Network.current.dataTask(with: URL(string: "https://api.example.com/legacy")!) { _, _, error in
+                    NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/legacy")!) { _, _, error in
                         continuation.resume(returning: error)
                     }.resume()
                 }
             }
-            #expect(error is Network.UnexpectedRequest)
+            #expect(error is NetworkSession.UnexpectedRequest)
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("unexpected request GET https://api.example.com/legacy") }
         }

@@ -6,16 +6,16 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Network")
+@Suite("NetworkSession")
 struct NetworkTests {
-    /// Legacy code, ported by one word: `URLSession.shared` → `Network.current`.
+    /// Legacy code, ported by one word: `URLSession.shared` → `NetworkSession.current`.
     func fetchGreeting() async throws -> String {
-        let (data, _) = try await Network.current.data(from: URL(string: "https://api.example.com/hello")!)
+        let (data, _) = try await NetworkSession.current.data(from: URL(string: "https://api.example.com/hello")!)
         return String(decoding: data, as: UTF8.self)
     }
 
     func fetchUser(_ id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        Network.current.dataTask(with: URL(string: "https://api.example.com/user/\(id)")!) { data, response, error in
+        NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/user/\(id)")!) { data, response, error in
             if let error { return completion(.failure(error)) }
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             completion(.success("\(status) " + String(decoding: data ?? Data(), as: UTF8.self)))
@@ -27,7 +27,7 @@ struct NetworkTests {
     }
 
     @Test func aStubAnswersFromItsTableAndLogsTheRequests() async throws {
-        let stub = Network.stub([
+        let stub = NetworkSession.stub([
             .get("https://api.example.com/hello", headers: ["Content-Type": "text/plain"], body: "hi"),
             .init(method: "POST", url: "https://api.example.com/items", status: 201),
             .init(url: "https://api.example.com/down", failure: URLError(.notConnectedToInternet)),
@@ -36,28 +36,28 @@ struct NetworkTests {
             #expect(try await fetchGreeting() == "hi")
             var post = URLRequest(url: URL(string: "https://api.example.com/items")!)
             post.httpMethod = "POST"
-            let (_, response) = try await Network.current.data(for: post)
+            let (_, response) = try await NetworkSession.current.data(for: post)
             #expect((response as? HTTPURLResponse)?.statusCode == 201)
             await #expect(throws: URLError(.notConnectedToInternet)) {
-                try await Network.current.data(from: URL(string: "https://api.example.com/down")!)
+                try await NetworkSession.current.data(from: URL(string: "https://api.example.com/down")!)
             }
         }
         #expect(stub.requests.map { $0.url?.path ?? "" } == ["/hello", "/items", "/down"])
-        #expect(stub.description == "Network.stub(3 routes)")
+        #expect(stub.description == "NetworkSession.stub(3 routes)")
     }
 
     @Test func anUnexpectedRequestIsReportedAtTheStubsLineAndAnsweredWithAnError() async throws {
         let reports = Locked<[(String, Int)]>([])
         let reporter = IssueReporter { message, location in reports.withLock { $0.append((message, location.line)) } }
         let stubLine = #line + 1
-        let stub = Network.stub([.get("https://api.example.com/hello", body: "hi")])
+        let stub = NetworkSession.stub([.get("https://api.example.com/hello", body: "hi")])
         await withInjected(stub, reporter) {
-            await #expect(throws: Network.UnexpectedRequest.self) {
-                try await Network.current.data(from: URL(string: "https://api.example.com/other?x=1")!)
+            await #expect(throws: NetworkSession.UnexpectedRequest.self) {
+                try await NetworkSession.current.data(from: URL(string: "https://api.example.com/other?x=1")!)
             }
             // The completion-handler form answers too: it never hangs.
             let result = await fetchUser(7)
-            #expect(throws: Network.UnexpectedRequest.self) { try result.get() }
+            #expect(throws: NetworkSession.UnexpectedRequest.self) { try result.get() }
         }
         let messages = reports.get()
         #expect(messages.count == 2)
@@ -68,10 +68,10 @@ struct NetworkTests {
 
     @Test func completionHandlersRunInTheScopeThatMadeTheTask() async throws {
         let fixed = Date(timeIntervalSince1970: 1_000)
-        let stub = Network.stub([.get("https://api.example.com/user/1", body: "Ada")])
+        let stub = NetworkSession.stub([.get("https://api.example.com/user/1", body: "Ada")])
         let seen = await withInjected(stub, Clock.fixed(fixed)) {
             await withCheckedContinuation { continuation in
-                Network.current.dataTask(with: URL(string: "https://api.example.com/user/1")!) { data, _, _ in
+                NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/user/1")!) { data, _, _ in
                     continuation.resume(returning: (String(decoding: data ?? Data(), as: UTF8.self), Clock.current.now))
                 }.resume()
             }
@@ -83,10 +83,10 @@ struct NetworkTests {
     }
 
     @Test func aStubTaskCancelledBeforeResumeAnswersCancelled() async {
-        let stub = Network.stub([])
+        let stub = NetworkSession.stub([])
         let error = await withInjected(stub) {
             await withCheckedContinuation { continuation in
-                let task = Network.current.dataTask(with: URL(string: "https://api.example.com/x")!) { _, _, error in
+                let task = NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/x")!) { _, _, error in
                     continuation.resume(returning: error)
                 }
                 task.cancel()
@@ -100,9 +100,9 @@ struct NetworkTests {
     @Test func aSessionIsUsedAsItIs() async throws {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [EchoProtocol.self]
-        let network = Network(session: URLSession(configuration: configuration))
-        #expect(network.description == "Network(session:)")
-        #expect(Network.current.description == "Network.live")
+        let network = NetworkSession(session: URLSession(configuration: configuration))
+        #expect(network.description == "NetworkSession(session:)")
+        #expect(NetworkSession.current.description == "NetworkSession.live")
         try await withInjected(network) { () async throws in
             #expect(try await fetchGreeting() == "echo /hello")
             #expect(try await fetchUser(3).get() == "200 echo /user/3")
@@ -114,7 +114,7 @@ struct NetworkTests {
         await withTaskGroup(of: Bool.self) { group in
             for index in 0..<64 {
                 group.addTask {
-                    let stub = Network.stub([.get("https://api.example.com/hello", body: "\(index)")])
+                    let stub = NetworkSession.stub([.get("https://api.example.com/hello", body: "\(index)")])
                     return await withInjected(stub) {
                         await Task.yield()
                         let greeting = try? await fetchGreeting()

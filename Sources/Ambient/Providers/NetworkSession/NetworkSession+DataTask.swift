@@ -8,8 +8,8 @@ import Foundation
 // Why: `dataTask(with:completionHandler:)` returns something to `resume()`; for a stub that
 // is a task answered from the table, reported (when unexpected) where `resume()` is called.
 
-extension Network {
-    /// What ``Network/dataTask(with:completionHandler:)`` returns: nothing happens until
+extension NetworkSession {
+    /// What ``NetworkSession/dataTask(with:completionHandler:)`` returns: nothing happens until
     /// ``resume()``, as with `URLSessionDataTask`.
     public final class DataTask: Sendable {
         enum Kind: Sendable {
