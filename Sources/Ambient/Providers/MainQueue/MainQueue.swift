@@ -37,7 +37,7 @@ import Foundation
 /// due at the same time in the order it was scheduled), each piece at its own deadline, and
 /// returns once it has run — and once the tasks it started have settled, as for any work
 /// the clock wakes (a task it starts on the main actor is not counted: see
-/// ``TestClock/counting(_:)-(()->R)``). The test awaiting `advance` must not hold the main
+/// `TestClock.counting(_:)`). The test awaiting `advance` must not hold the main
 /// actor synchronously (awaiting is fine: a `@MainActor` test suspends there).
 public struct MainQueue: AmbientValue, CustomStringConvertible {
     private let driver: TestMainQueue?

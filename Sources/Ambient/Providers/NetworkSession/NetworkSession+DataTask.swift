@@ -9,7 +9,7 @@ import Foundation
 // is a task answered from the table, reported (when unexpected) where `resume()` is called.
 
 extension NetworkSession {
-    /// What ``NetworkSession/dataTask(with:completionHandler:)`` returns: nothing happens until
+    /// What ``NetworkSession/dataTask(with:completionHandler:)-(URLRequest,_)`` returns: nothing happens until
     /// ``resume()``, as with `URLSessionDataTask`.
     public final class DataTask: Sendable {
         enum Kind: Sendable {

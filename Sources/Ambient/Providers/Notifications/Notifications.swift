@@ -13,15 +13,15 @@ import Foundation
 /// }
 ///
 /// // A center of this scope's own: parallel tests never see each other's posts.
-/// await withInjected(Notifications.isolated()) {
-///     let posts = AsyncStream.makeStream(of: String.self)
+/// await withInjected(Notifications.isolated()) { () async in
+///     let (posts, continuation) = AsyncStream.makeStream(of: String.self)
 ///     let token = Notifications.current.addObserver(forName: .cartChanged) { note in
-///         posts.continuation.yield(note.userInfo?["item"] as? String ?? "")
+///         continuation.yield(note.userInfo?["item"] as? String ?? "")
 ///     }
-///     defer { Notifications.current.removeObserver(token) }
 ///     addToCart("tea")                       // observers run synchronously on post
-///     posts.continuation.finish()
-///     #expect(await Array(posts.stream) == ["tea"])
+///     continuation.finish()
+///     Notifications.current.removeObserver(token)
+///     #expect(await posts.reduce(into: []) { $0.append($1) } == ["tea"])
 /// }
 /// ```
 ///
