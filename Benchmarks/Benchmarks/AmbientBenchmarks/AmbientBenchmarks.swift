@@ -105,6 +105,25 @@ let benchmarks: @Sendable () -> Void = {
     both("read: never injected (fast path), trivial value") { n in
         for _ in 0..<n { blackHole(Counter.current) }
     }
+    // The system singletons' providers (issue 29), never injected: each beside Clock's read.
+    both("read: never injected, Region") { n in
+        for _ in 0..<n { blackHole(Region.current) }
+    }
+    both("read: never injected, ProcessEnvironment") { n in
+        for _ in 0..<n { blackHole(ProcessEnvironment.current) }
+    }
+    both("read: never injected, FileSystem") { n in
+        for _ in 0..<n { blackHole(FileSystem.current) }
+    }
+    both("read: never injected, Notifications") { n in
+        for _ in 0..<n { blackHole(Notifications.current) }
+    }
+    both("read: never injected, NetworkSession") { n in
+        for _ in 0..<n { blackHole(NetworkSession.current) }
+    }
+    both("read: never injected, MainQueue") { n in
+        for _ in 0..<n { blackHole(MainQueue.current) }
+    }
     both("read: injected elsewhere, unbound here") { n in
         markOtherBindingMade()
         for _ in 0..<n { blackHole(Clock.current) }

@@ -42,6 +42,16 @@ let raw = TaskLocal<Stamp>(wrappedValue: Stamp(id: 0))
 /// outside any task (the thread path); `async` ones in a detached task.
 let cases: [String: (Int) -> Void] = [
     "read: never injected": { count in for _ in 0..<count { consume(Stamp.current) } },
+    // Issue 29: the providers' reads when never injected, beside Clock's.
+    "read: never injected, Clock": { count in for _ in 0..<count { consume(Clock.current) } },
+    "read: never injected, Region": { count in for _ in 0..<count { consume(Region.current) } },
+    "read: never injected, ProcessEnvironment": { count in
+        for _ in 0..<count { consume(ProcessEnvironment.current) }
+    },
+    "read: never injected, FileSystem": { count in for _ in 0..<count { consume(FileSystem.current) } },
+    "read: never injected, Notifications": { count in for _ in 0..<count { consume(Notifications.current) } },
+    "read: never injected, NetworkSession": { count in for _ in 0..<count { consume(NetworkSession.current) } },
+    "read: never injected, MainQueue": { count in for _ in 0..<count { consume(MainQueue.current) } },
     "read: scope of 1": { count in
         withInjected(Stamp(id: 1)) { for _ in 0..<count { consume(Stamp.current) } }
     },

@@ -79,6 +79,27 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
         return NetworkSession(transport: .stub(NetworkStub(routes: routes, location: location)))
     }
 
+    /// A network that answers each request with what `answer` returns for it; `nil` means
+    /// the request was not expected: it is reported (failing the test) and answered with
+    /// ``UnexpectedRequest``. For answers that change from one request to the next:
+    ///
+    /// ```swift
+    /// let attempts = Mutex(0)                          // Synchronization
+    /// let flaky = NetworkSession.stub { request in
+    ///     let attempt = attempts.withLock { $0 += 1; return $0 }
+    ///     return .response(status: attempt == 1 ? 503 : 200, headers: [:], body: Data())
+    /// }
+    /// ```
+    ///
+    /// The handler runs where the request is made, on any thread; it must not block.
+    public static func stub(
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column,
+        answering answer: @escaping @Sendable (URLRequest) -> Route.Answer?
+    ) -> NetworkSession {
+        let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        return NetworkSession(transport: .stub(NetworkStub(routes: [], handler: answer, location: location)))
+    }
+
     /// The requests this stub was asked for, in order (empty for a session).
     public var requests: [URLRequest] {
         guard case .stub(let stub) = transport else { return [] }
@@ -89,7 +110,8 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
     public var description: String {
         switch transport {
         case .session(let session): return session === URLSession.shared ? "NetworkSession.live" : "NetworkSession(session:)"
-        case .stub(let stub): return "NetworkSession.stub(\(stub.routes.count) routes)"
+        case .stub(let stub):
+            return stub.handler == nil ? "NetworkSession.stub(\(stub.routes.count) routes)" : "NetworkSession.stub(answering:)"
         }
     }
 

@@ -10,11 +10,18 @@ import Foundation
 /// A ``NetworkSession/stub(_:fileID:filePath:line:column:)``'s table and log.
 final class NetworkStub: Sendable {
     let routes: [NetworkSession.Route]
+    /// Asked first, when the stub was made with one: `nil` means "not mine" (the routes, then
+    /// the report, come next).
+    let handler: (@Sendable (URLRequest) -> NetworkSession.Route.Answer?)?
     let location: IssueReporter.Location
     private let log = Locked<[URLRequest]>([])
 
-    init(routes: [NetworkSession.Route], location: IssueReporter.Location) {
+    init(
+        routes: [NetworkSession.Route], handler: (@Sendable (URLRequest) -> NetworkSession.Route.Answer?)? = nil,
+        location: IssueReporter.Location
+    ) {
         self.routes = routes
+        self.handler = handler
         self.location = location
     }
 
@@ -26,14 +33,15 @@ final class NetworkStub: Sendable {
     /// caller's context, and answered with ``NetworkSession/UnexpectedRequest``.
     func answer(_ request: URLRequest) -> Result<(Data, URLResponse), any Error> {
         log.withLock { $0.append(request) }
-        guard let route = routes.first(where: { $0.matches(request) }), let url = request.url else {
+        let answer = handler?(request) ?? routes.first(where: { $0.matches(request) })?.answer
+        guard let answer, let url = request.url else {
             let unexpected = NetworkSession.UnexpectedRequest(
                 request: "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "(no URL)")",
-                routes: routes.map(\.description))
+                routes: routes.map(\.description) + (handler == nil ? [] : ["(a handler, which answered nil)"]))
             IssueReporter.current.report(unexpected.description, at: location)
             return .failure(unexpected)
         }
-        switch route.answer {
+        switch answer {
         case .failure(let error):
             return .failure(error)
         case .response(let status, let headers, let body):

@@ -82,6 +82,32 @@ struct NetworkTests {
         #expect(try result.get() == "200 Ada")
     }
 
+    @Test func aHandlerStubAnswersEachRequestAsItComes() async throws {
+        let attempts = Locked(0)
+        let reports = Locked<[String]>([])
+        let flaky = NetworkSession.stub { request in
+            guard request.url?.host == "api.example.com" else { return nil }
+            let attempt = attempts.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return .response(status: attempt == 1 ? 503 : 200, headers: [:], body: Data("attempt \(attempt)".utf8))
+        }
+        #expect(flaky.description == "NetworkSession.stub(answering:)")
+        try await withInjected(flaky, IssueReporter { message, _ in reports.withLock { $0.append(message) } }) {
+            () async throws in
+            let (_, first) = try await NetworkSession.current.data(from: URL(string: "https://api.example.com/a")!)
+            #expect((first as? HTTPURLResponse)?.statusCode == 503)
+            #expect(try await fetchGreeting() == "attempt 2")
+            await #expect(throws: NetworkSession.UnexpectedRequest.self) {
+                try await NetworkSession.current.data(from: URL(string: "https://elsewhere.example.org/")!)
+            }
+        }
+        #expect(reports.get().count == 1)
+        #expect(reports.get().first?.contains("(a handler, which answered nil)") == true)
+        #expect(flaky.requests.count == 3)
+    }
+
     @Test func aStubTaskCancelledBeforeResumeAnswersCancelled() async {
         let stub = NetworkSession.stub([])
         let error = await withInjected(stub) {
