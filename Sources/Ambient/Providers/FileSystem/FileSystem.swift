@@ -116,18 +116,40 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         }
     }
 
-    private let backend: any FileSystemBackend
+    /// A sandbox's or a memory store's backend; `nil` for the live file system, so a
+    /// never-injected read copies a null and no existential.
+    @usableFromInline
+    let box: Box?
+
+    /// One reference to a backend other than the live one.
+    @usableFromInline
+    final class Box: Sendable {
+        let backend: any FileSystemBackend
+        init(_ backend: any FileSystemBackend) {
+            self.backend = backend
+        }
+    }
+
+    @usableFromInline
+    init(box: Box?) {
+        self.box = box
+    }
 
     private init(backend: any FileSystemBackend) {
-        self.backend = backend
+        self.box = Box(backend)
+    }
+
+    private var backend: any FileSystemBackend {
+        box?.backend ?? LiveFileSystem()
     }
 
     /// `FileManager.default`.
-    public static let live = FileSystem(backend: LiveFileSystem())
+    public static let live = FileSystem(box: nil)
 
-    /// The live file system.
+    /// The live file system, built in place (inlinable: no lazy global's check).
+    @inlinable
     public static var defaultValue: FileSystem {
-        live
+        FileSystem(box: nil)
     }
 
     /// The real file system inside a new temporary directory, with the standard

@@ -40,18 +40,22 @@ import Foundation
 /// `TestClock.counting(_:)`). The test awaiting `advance` must not hold the main
 /// actor synchronously (awaiting is fine: a `@MainActor` test suspends there).
 public struct MainQueue: AmbientValue, CustomStringConvertible {
-    private let driver: TestMainQueue?
+    /// `nil` for the live queue.
+    @usableFromInline
+    let driver: TestMainQueue?
 
-    private init(driver: TestMainQueue?) {
+    @usableFromInline
+    init(driver: TestMainQueue?) {
         self.driver = driver
     }
 
     /// `DispatchQueue.main`.
     public static let live = MainQueue(driver: nil)
 
-    /// The live main queue.
+    /// The live main queue, built in place (inlinable: no lazy global's check).
+    @inlinable
     public static var defaultValue: MainQueue {
-        live
+        MainQueue(driver: nil)
     }
 
     /// A main queue whose deadlines are `testClock`'s: work runs when the test advances the

@@ -5,6 +5,7 @@ import Foundation
 // (deadline, order scheduled) order, whichever sleeper wakes first.
 
 /// The work scheduled on a ``MainQueue/driven(by:)`` queue, and the sleepers that run it.
+@usableFromInline
 final class TestMainQueue: Sendable {
     private struct Item: Sendable {
         let order: UInt64

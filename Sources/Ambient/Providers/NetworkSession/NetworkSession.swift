@@ -35,28 +35,37 @@ import Foundation
 /// Completion handlers run with the values of the scope that made the task (live and stub
 /// alike): `Clock.current` in a handler is the test's clock.
 public struct NetworkSession: AmbientValue, CustomStringConvertible {
-    private enum Transport: Sendable {
+    @usableFromInline
+    enum Transport: Sendable {
         case session(URLSession)
         case stub(NetworkStub)
     }
 
-    private let transport: Transport
+    /// `nil` for `URLSession.shared` (so a never-injected read copies a null).
+    @usableFromInline
+    let ownTransport: Transport?
 
-    private init(transport: Transport) {
-        self.transport = transport
+    @usableFromInline
+    init(transport: Transport?) {
+        ownTransport = transport
+    }
+
+    private var transport: Transport {
+        ownTransport ?? .session(.shared)
     }
 
     /// Requests go to `session`.
     public init(session: URLSession) {
-        transport = .session(session)
+        ownTransport = .session(session)
     }
 
     /// `URLSession.shared`.
-    public static let live = NetworkSession(session: .shared)
+    public static let live = NetworkSession(transport: nil)
 
-    /// The live network.
+    /// The live network, built in place (inlinable: no lazy global's check).
+    @inlinable
     public static var defaultValue: NetworkSession {
-        live
+        NetworkSession(transport: nil)
     }
 
     /// A network that answers from `routes`, in order, the first match winning; a request no
@@ -109,7 +118,7 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
     /// `URLSession.shared`, a session, or the stub and its routes.
     public var description: String {
         switch transport {
-        case .session(let session): return session === URLSession.shared ? "NetworkSession.live" : "NetworkSession(session:)"
+        case .session: return ownTransport == nil ? "NetworkSession.live" : "NetworkSession(session:)"
         case .stub(let stub):
             return stub.handler == nil ? "NetworkSession.stub(\(stub.routes.count) routes)" : "NetworkSession.stub(answering:)"
         }

@@ -8,6 +8,7 @@ import Foundation
 // (the line a report of an unexpected request points at) — shared by every copy of the value.
 
 /// A ``NetworkSession/stub(_:fileID:filePath:line:column:)``'s table and log.
+@usableFromInline
 final class NetworkStub: Sendable {
     let routes: [NetworkSession.Route]
     /// Asked first, when the stub was made with one: `nil` means "not mine" (the routes, then

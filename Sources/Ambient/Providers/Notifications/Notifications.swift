@@ -27,32 +27,39 @@ import Foundation
 ///
 /// ``center`` is the `NotificationCenter` itself, for APIs that take one.
 public struct Notifications: AmbientValue, CustomStringConvertible {
-    /// The center posts and observers go to.
-    public let center: NotificationCenter
-    private let name: String
+    /// The center, or `nil` for `NotificationCenter.default` (so a never-injected read
+    /// copies a null: no reference count).
+    @usableFromInline
+    let ownCenter: NotificationCenter?
 
     /// Posts and observers go to `center`.
     public init(center: NotificationCenter) {
-        self.init(center: center, name: "Notifications(\(ObjectIdentifier(center)))")
+        ownCenter = center
     }
 
-    private init(center: NotificationCenter, name: String) {
-        self.center = center
-        self.name = name
+    @usableFromInline
+    init(live: Void) {
+        ownCenter = nil
+    }
+
+    /// The center posts and observers go to.
+    public var center: NotificationCenter {
+        ownCenter ?? .default
     }
 
     /// `NotificationCenter.default`.
-    public static let live = Notifications(center: .default, name: "Notifications.live")
+    public static let live = Notifications(live: ())
 
-    /// The live center.
+    /// The live center, built in place (inlinable: no lazy global's check).
+    @inlinable
     public static var defaultValue: Notifications {
-        live
+        Notifications(live: ())
     }
 
     /// A new, empty center of its own: nothing posted elsewhere reaches its observers, and
     /// nothing posted to it reaches `NotificationCenter.default`'s. Make one per test.
     public static func isolated() -> Notifications {
-        Notifications(center: NotificationCenter(), name: "Notifications.isolated")
+        Notifications(center: NotificationCenter())
     }
 
     /// `center.post(name:object:userInfo:)`.
@@ -79,8 +86,9 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
         center.removeObserver(observer)
     }
 
-    /// `Notifications.live`, or which isolated center this is.
+    /// `Notifications.live`, or which center this is.
     public var description: String {
-        name
+        guard let ownCenter else { return "Notifications.live" }
+        return "Notifications(center: \(ObjectIdentifier(ownCenter)))"
     }
 }

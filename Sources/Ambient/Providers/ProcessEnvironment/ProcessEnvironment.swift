@@ -21,16 +21,46 @@ import Foundation
 /// Injecting one never calls `setenv`: the process's real environment is untouched, so
 /// parallel tests each see their own values.
 public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertible {
-    private enum Source: Hashable {
+    fileprivate enum Source: Hashable, Sendable {
         case live
         case fixed(variables: [String: String], arguments: [String], hostName: String)
         case overriding([String: String?])
     }
 
-    private let source: Source
+    /// A fixed or overriding environment, behind one reference; `nil` for the live one, so
+    /// a never-injected read copies a null (no dictionaries, no reference count).
+    @usableFromInline
+    final class Box: Sendable {
+        fileprivate let source: Source
+        fileprivate init(_ source: Source) {
+            self.source = source
+        }
+    }
+
+    @usableFromInline
+    let box: Box?
+
+    @usableFromInline
+    init(box: Box?) {
+        self.box = box
+    }
 
     private init(source: Source) {
-        self.source = source
+        box = source == .live ? nil : Box(source)
+    }
+
+    private var source: Source {
+        box?.source ?? .live
+    }
+
+    /// Equal when they read the same way: both live, or the same values.
+    public static func == (lhs: ProcessEnvironment, rhs: ProcessEnvironment) -> Bool {
+        lhs.source == rhs.source
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(source)
     }
 
     /// A fixed environment: exactly these variables, arguments and host name.
@@ -39,15 +69,17 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
     /// withInjected(ProcessEnvironment(variables: ["HOME": "/home/test"], arguments: ["app", "--verbose"])) { … }
     /// ```
     public init(variables: [String: String] = [:], arguments: [String] = [], hostName: String = "localhost") {
-        source = .fixed(variables: variables, arguments: arguments, hostName: hostName)
+        self.init(source: .fixed(variables: variables, arguments: arguments, hostName: hostName))
     }
 
     /// The process's environment, read from `ProcessInfo.processInfo` on each access.
     public static let live = ProcessEnvironment(source: .live)
 
-    /// The live environment.
+    /// The live environment, built in place (inlinable: `.live` is a plain case, so a
+    /// never-injected read copies no reference).
+    @inlinable
     public static var defaultValue: ProcessEnvironment {
-        live
+        ProcessEnvironment(box: nil)
     }
 
     /// This environment with `changes` applied to its variables: a value sets a variable, `nil`

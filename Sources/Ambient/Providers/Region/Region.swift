@@ -24,19 +24,45 @@ import Foundation
 /// A fixed region (``fixed(locale:timeZone:calendar:)``, ``init(calendar:)``) is the same
 /// everywhere.
 public struct Region: AmbientValue, Hashable, CustomStringConvertible {
-    /// `nil` for the live region; otherwise a calendar whose locale and time zone are set.
-    private let fixedCalendar: Calendar?
+    /// A fixed region's calendar (its locale and time zone set), behind one reference;
+    /// `nil` for the live region, so a never-injected read copies a null.
+    @usableFromInline
+    let box: Box?
+
+    /// One reference to a fixed region's calendar.
+    @usableFromInline
+    final class Box: Sendable {
+        let calendar: Calendar
+        init(_ calendar: Calendar) {
+            self.calendar = calendar
+        }
+    }
+
+    private var fixedCalendar: Calendar? {
+        box?.calendar
+    }
+
+    /// Equal when they read the same way: both live, or the same calendar.
+    public static func == (lhs: Region, rhs: Region) -> Bool {
+        lhs.fixedCalendar == rhs.fixedCalendar
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fixedCalendar)
+    }
 
     /// The region a calendar describes: its locale (`calendar.locale`, or `en_US_POSIX` when
     /// it has none) and its time zone.
     public init(calendar: Calendar) {
         var calendar = calendar
         if calendar.locale == nil { calendar.locale = Locale(identifier: "en_US_POSIX") }
-        fixedCalendar = calendar
+        box = Box(calendar)
     }
 
-    private init(live: Void) {
-        fixedCalendar = nil
+    @usableFromInline
+    init(live: Void) {
+        box = nil
     }
 
     /// A fixed region: `locale`, `timeZone`, and a calendar of kind `calendar` (Gregorian
@@ -57,9 +83,11 @@ public struct Region: AmbientValue, Hashable, CustomStringConvertible {
     /// The process's region, read when each property is read.
     public static let live = Region(live: ())
 
-    /// The live region.
+    /// The live region, built in place (inlinable, as ``Clock/defaultValue``: no lazy
+    /// global's check on a never-injected read).
+    @inlinable
     public static var defaultValue: Region {
-        live
+        Region(live: ())
     }
 
     /// Whether this is the live region, which follows the process's settings.
