@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// A request a stub did not expect fails a plain Swift Testing test (no trait), at the
@@ -16,7 +16,8 @@ struct NetworkStubIssueTests {
         await withKnownIssue {
             let answered = await withInjected(stub) { () async -> (any Error)? in
                 do {
-                    _ = try await NetworkSession.current.data(from: URL(string: "https://api.example.com/nobody-expected")!)
+                    _ = try await NetworkSession.current.data(
+                        from: URL(string: "https://api.example.com/nobody-expected")!)
                     return nil
                 } catch {
                     return error
@@ -24,7 +25,9 @@ struct NetworkStubIssueTests {
             }
             #expect(answered is NetworkSession.UnexpectedRequest)
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.contains("unexpected request GET https://api.example.com/nobody-expected") }
+            issue.comments.contains {
+                $0.rawValue.contains("unexpected request GET https://api.example.com/nobody-expected")
+            }
                 && issue.sourceLocation?.line == stubLine
         }
     }
@@ -34,7 +37,8 @@ struct NetworkStubIssueTests {
         await withKnownIssue {
             let error = await withInjected(stub) {
                 await withCheckedContinuation { continuation in
-                    NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/legacy")!) { _, _, error in
+                    NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/legacy")!) {
+                        _, _, error in
                         continuation.resume(returning: error)
                     }.resume()
                 }

@@ -19,7 +19,8 @@ struct ReportOutsideATestTests {
         #expect(plain.status == 0 && plain.output == "carried on\n")
         #expect(plain.errors.contains("error: reported without AmbientTesting"))
         #expect(!plain.errors.contains("link AmbientTesting"))
-        let asATestRun = try ChildProgram.run("ReportWithoutAmbientTesting", arguments: ["--testing-library", "swift-testing"])
+        let asATestRun = try ChildProgram.run(
+            "ReportWithoutAmbientTesting", arguments: ["--testing-library", "swift-testing"])
         #expect(asATestRun.status == 0)
         #expect(
             asATestRun.errors.contains(

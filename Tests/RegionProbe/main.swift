@@ -11,7 +11,9 @@ func receiptLine(_ date: Date) -> String {
 }
 
 let date = Date(timeIntervalSince1970: 1_700_000_000)
-let injected = withInjected(Region.fixed(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "America/New_York")!)) {
+let injected = withInjected(
+    Region.fixed(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "America/New_York")!)
+) {
     receiptLine(date)
 }
 print("injected: " + injected)

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 // The ```swift blocks of Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md, compiled
@@ -17,7 +17,8 @@ struct SystemSingletonsArticleTests {
     }
 
     @Test func receiptsReadTheSameInAuckland() {
-        let newYork = Region.fixed(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "America/New_York")!)
+        let newYork = Region.fixed(
+            locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "America/New_York")!)
         withInjected(newYork) {
             #expect(receiptDate(Date(timeIntervalSince1970: 0)).hasPrefix("Dec 31, 1969"))
         }
@@ -26,7 +27,8 @@ struct SystemSingletonsArticleTests {
 
     // doc: environment
     func apiBaseURL() -> String {
-        ProcessEnvironment.current["API_BASE_URL"] ?? "https://api.example.com"  // was: ProcessInfo.processInfo.environment[…]
+        // was: ProcessInfo.processInfo.environment["API_BASE_URL"]
+        ProcessEnvironment.current["API_BASE_URL"] ?? "https://api.example.com"
     }
 
     @Test func theBaseURLComesFromTheEnvironment() {
@@ -59,7 +61,9 @@ struct SystemSingletonsArticleTests {
     @Test func syncAnnouncesItself() async {
         await withInjected(Notifications.isolated()) { () async in  // a center of this test's own
             let (posts, continuation) = AsyncStream.makeStream(of: Notification.Name.self)
-            let token = Notifications.current.addObserver(forName: .init("SyncFinished")) { continuation.yield($0.name) }
+            let token = Notifications.current.addObserver(forName: .init("SyncFinished")) {
+                continuation.yield($0.name)
+            }
             syncFinished()  // observers run synchronously, on the posting thread
             continuation.finish()
             Notifications.current.removeObserver(token)

@@ -2,7 +2,7 @@ import Ambient
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 extension Notification.Name {

@@ -5,7 +5,7 @@ import LegacyKit
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The legacy service's six singletons, replaced in one main-actor test (this target is

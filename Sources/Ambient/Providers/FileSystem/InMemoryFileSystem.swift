@@ -268,7 +268,9 @@ final class InMemoryFileSystem: FileSystemBackend {
         }
     }
 
-    private static func copyFile(_ node: Node, to destination: String, in nodes: inout [String: Node]) throws(CocoaError) {
+    private static func copyFile(
+        _ node: Node, to destination: String, in nodes: inout [String: Node]
+    ) throws(CocoaError) {
         guard case .file(let data, _) = node else { return }
         switch resolve(destination, in: nodes) {
         case .found: throw error(.fileWriteFileExists, destination)

@@ -67,7 +67,8 @@ struct LiveFileSystem: FileSystemBackend {
             return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
         case .caches, .documents, .applicationSupport:
             let searchPath: FileManager.SearchPathDirectory =
-                directory == .caches ? .cachesDirectory : directory == .documents ? .documentDirectory : .applicationSupportDirectory
+                directory == .caches
+                ? .cachesDirectory : directory == .documents ? .documentDirectory : .applicationSupportDirectory
             return FileManager.default.urls(for: searchPath, in: .userDomainMask).first
                 ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(
                     directory.relativePath, isDirectory: true)

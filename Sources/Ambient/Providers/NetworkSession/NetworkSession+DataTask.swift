@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 // Why: `dataTask(with:completionHandler:)` returns something to `resume()`; for a stub that

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 // Why: a stub's table — which request gets which answer — and the error a request nobody
@@ -27,7 +27,8 @@ extension NetworkSession {
 
         /// A route answering `method` requests for `url` with an HTTP response.
         public init(
-            method: String? = "GET", url: String, status: Int = 200, headers: [String: String] = [:], body: Data = Data()
+            method: String? = "GET", url: String, status: Int = 200, headers: [String: String] = [:],
+            body: Data = Data()
         ) {
             self.method = method
             self.url = url

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 // Why: legacy code fetches with `URLSession.shared`, so its tests hit the real network (slow,
@@ -120,7 +120,8 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
         switch transport {
         case .session: return ownTransport == nil ? "NetworkSession.live" : "NetworkSession(session:)"
         case .stub(let stub):
-            return stub.handler == nil ? "NetworkSession.stub(\(stub.routes.count) routes)" : "NetworkSession.stub(answering:)"
+            return stub.handler == nil
+                ? "NetworkSession.stub(\(stub.routes.count) routes)" : "NetworkSession.stub(answering:)"
         }
     }
 

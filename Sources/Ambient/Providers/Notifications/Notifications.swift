@@ -63,7 +63,9 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
     }
 
     /// `center.post(name:object:userInfo:)`.
-    public func post(name: Notification.Name, object: (any Sendable)? = nil, userInfo: [AnyHashable: any Sendable]? = nil) {
+    public func post(
+        name: Notification.Name, object: (any Sendable)? = nil, userInfo: [AnyHashable: any Sendable]? = nil
+    ) {
         center.post(name: name, object: object, userInfo: userInfo)
     }
 

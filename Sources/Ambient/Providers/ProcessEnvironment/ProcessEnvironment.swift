@@ -147,7 +147,8 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
         case .live: return "ProcessEnvironment.live"
         case .overriding(let changes): return "ProcessEnvironment.live.overriding(\(changes.keys.sorted()))"
         case .fixed(let variables, let arguments, let hostName):
-            return "ProcessEnvironment(variables: \(variables.keys.sorted()), arguments: \(arguments), hostName: \(hostName))"
+            return
+                "ProcessEnvironment(variables: \(variables.keys.sorted()), arguments: \(arguments), hostName: \(hostName))"
         }
     }
 

@@ -91,7 +91,10 @@ struct FileSystemDifferentialTests {
                     result.append(child + "/")
                     visit(child)
                 } else {
-                    result.append(child + "=" + String(decoding: fileSystem.contents(atPath: base + "/" + child) ?? Data(), as: UTF8.self))
+                    result.append(
+                        child + "="
+                            + String(decoding: fileSystem.contents(atPath: base + "/" + child) ?? Data(), as: UTF8.self)
+                    )
                 }
             }
         }
@@ -192,7 +195,8 @@ struct FileSystemDifferentialTests {
             case .exists(let path): "exists(\(path))"
             case .contents(let path): "contents(\(path))"
             case .createFile(let path, let text): "createFile(\(path), \"\(text)\")"
-            case .createDirectory(let path, let intermediates): "createDirectory(\(path), intermediates: \(intermediates))"
+            case .createDirectory(let path, let intermediates):
+                "createDirectory(\(path), intermediates: \(intermediates))"
             case .remove(let path): "remove(\(path))"
             case .move(let source, let destination): "move(\(source) → \(destination))"
             case .copy(let source, let destination): "copy(\(source) → \(destination))"

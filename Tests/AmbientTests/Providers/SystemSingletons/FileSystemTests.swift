@@ -118,12 +118,27 @@ struct FileSystemTests {
             (outside.file, .outsideRoot, { try sandbox.removeItem(atPath: outside.file) }),
             (upAndOver + "/precious", .parentOfRoot, { try sandbox.removeItem(atPath: upAndOver + "/precious") }),
             ("Documents/../../x", .parentOfRoot, { try sandbox.createDirectory(atPath: "Documents/../../x") }),
-            ("root/Documents/../../x", .outsideRoot, { try sandbox.write(Data("x".utf8), to: URL(fileURLWithPath: root + "/Documents/../../x")) }),
-            ("out/precious", .symbolicLink(outside.directory), { try sandbox.write(Data(), to: URL(fileURLWithPath: root + "/out/precious")) }),
+            (
+                "root/Documents/../../x", .outsideRoot,
+                { try sandbox.write(Data("x".utf8), to: URL(fileURLWithPath: root + "/Documents/../../x")) }
+            ),
+            (
+                "out/precious", .symbolicLink(outside.directory),
+                { try sandbox.write(Data(), to: URL(fileURLWithPath: root + "/out/precious")) }
+            ),
             ("out", .symbolicLink(outside.directory), { try sandbox.removeItem(atPath: root + "/out/precious") }),
-            ("relative-out", .symbolicLink("../"), { try sandbox.createDirectory(atPath: root + "/relative-out/escaped") }),
-            ("dangling", .symbolicLink(outside.directory + "/new-file"), { try sandbox.write(Data("x".utf8), to: URL(fileURLWithPath: root + "/dangling")) }),
-            ("move out", .outsideRoot, { try sandbox.moveItem(atPath: "Documents", toPath: outside.directory + "/moved") }),
+            (
+                "relative-out", .symbolicLink("../"),
+                { try sandbox.createDirectory(atPath: root + "/relative-out/escaped") }
+            ),
+            (
+                "dangling", .symbolicLink(outside.directory + "/new-file"),
+                { try sandbox.write(Data("x".utf8), to: URL(fileURLWithPath: root + "/dangling")) }
+            ),
+            (
+                "move out", .outsideRoot,
+                { try sandbox.moveItem(atPath: "Documents", toPath: outside.directory + "/moved") }
+            ),
             ("copy in", .outsideRoot, { try sandbox.copyItem(atPath: outside.file, toPath: "Documents/stolen") }),
             ("loop", .tooManyLinks, { _ = try sandbox.contentsOfDirectory(atPath: "loop") }),
         ]

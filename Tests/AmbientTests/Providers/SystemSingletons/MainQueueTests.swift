@@ -1,6 +1,7 @@
-@testable import Ambient
 import Foundation
 import Testing
+
+@testable import Ambient
 
 /// Legacy main-queue code, ported by one word: `DispatchQueue.main` → `MainQueue.current`.
 @MainActor
@@ -84,7 +85,8 @@ struct MainQueueTests {
                 MainQueue.current.scheduledTimer(withTimeInterval: 2, repeats: false) { timer in
                     banner.log.append("once valid:\(timer.isValid)")
                 },
-                MainQueue.current.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in banner.log.append("never") }
+                MainQueue.current.scheduledTimer(withTimeInterval: 1, repeats: false) { _ in banner.log.append("never")
+                }
             )
         }
         never.invalidate()

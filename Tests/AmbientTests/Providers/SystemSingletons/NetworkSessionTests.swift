@@ -1,9 +1,10 @@
-@testable import Ambient
 import Foundation
 import Testing
 
+@testable import Ambient
+
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 @Suite("NetworkSession")
@@ -15,7 +16,8 @@ struct NetworkTests {
     }
 
     func fetchUser(_ id: Int, completion: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/user/\(id)")!) { data, response, error in
+        NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/user/\(id)")!) {
+            data, response, error in
             if let error { return completion(.failure(error)) }
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             completion(.success("\(status) " + String(decoding: data ?? Data(), as: UTF8.self)))
@@ -112,7 +114,8 @@ struct NetworkTests {
         let stub = NetworkSession.stub([])
         let error = await withInjected(stub) {
             await withCheckedContinuation { continuation in
-                let task = NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/x")!) { _, _, error in
+                let task = NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/x")!) {
+                    _, _, error in
                     continuation.resume(returning: error)
                 }
                 task.cancel()

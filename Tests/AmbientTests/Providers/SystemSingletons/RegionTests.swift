@@ -61,7 +61,9 @@ struct RegionTests {
             for index in 0..<200 {
                 let zone = zones[index % zones.count]
                 group.addTask {
-                    await withInjected(Region.fixed(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: zone)!)) {
+                    await withInjected(
+                        Region.fixed(locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: zone)!)
+                    ) {
                         await Task.yield()
                         return Region.current.timeZone.identifier == zone
                     }
