@@ -48,4 +48,27 @@ final class PlainXCTestReportTests: XCTestCase {
             recorded.messages.first?.contains("sleepers still pending after 3 deadlines") == true,
             "\(recorded.messages)")
     }
+
+    /// XCTest follows the running test method from any thread: a request the stub did not
+    /// expect, made from a dispatch queue, still fails it (at the stub's line).
+    func testAnUnexpectedRequestFromAQueueFailsTheRunningTestMethod() {
+        let stubLine = #line + 1
+        let stub = NetworkSession.stub([.get("https://api.example.com/hello", body: "hi")])
+        let answered = expectation(description: "answered")
+        withInjected(stub) {
+            DispatchQueue.global().async(
+                execute: InjectionContext.current.bind {
+                    NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/queue")!) { _, _, error in
+                        XCTAssertTrue(error is NetworkSession.UnexpectedRequest)
+                        answered.fulfill()
+                    }.resume()
+                })
+        }
+        wait(for: [answered], timeout: 10)
+        XCTAssertEqual(recorded.messages.count, 1, "\(recorded.messages)")
+        XCTAssertTrue(recorded.messages.first?.hasPrefix("\(stubLine): ") == true, "\(recorded.messages)")
+        XCTAssertTrue(
+            recorded.messages.first?.contains("unexpected request GET https://api.example.com/queue") == true,
+            "\(recorded.messages)")
+    }
 }

@@ -30,7 +30,8 @@ import FoundationNetworking
 /// made (`data(for:)` or a task's `resume()`), so under Swift Testing it reaches the test
 /// when the test's task (or a child of it) makes the request; from a queue or a thread it
 /// goes to standard error, as ``IssueReporter/automatic`` says, and the request fails all
-/// the same.
+/// the same. XCTest follows the running test method from any thread: there it fails the
+/// test wherever the request is made.
 ///
 /// Completion handlers run with the values of the scope that made the task (live and stub
 /// alike): `Clock.current` in a handler is the test's clock.
