@@ -23,7 +23,7 @@ import Foundation
 /// | form | where files go | errors |
 /// |---|---|---|
 /// | ``live`` (the default) | `FileManager.default` | `FileManager`'s |
-/// | ``sandbox()`` | a fresh temporary directory, removed when the last copy of the value goes | `FileManager`'s; ``SandboxEscape`` for a path that leaves it |
+/// | ``sandbox(fileID:filePath:line:column:)`` | a fresh temporary directory, removed when the last copy of the value goes | `FileManager`'s; ``SandboxEscape`` for a path that leaves it |
 /// | ``inMemory()`` | memory | the `CocoaError` codes `FileManager` gives on Linux |
 ///
 /// Results and errors are `FileManager`'s: the same `Bool`s and `nil`s, and the same
@@ -82,7 +82,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         }
     }
 
-    /// A path that leaves a ``FileSystem/sandbox()``: nothing was read or written.
+    /// A path that leaves a ``FileSystem/sandbox(fileID:filePath:line:column:)``: nothing was read or written.
     public struct SandboxEscape: Error, Hashable, CustomStringConvertible {
         /// How the path would have left.
         public enum Reason: Sendable, Hashable {
@@ -156,8 +156,8 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     /// directories (``Directory``) made inside it. Relative paths start at its root;
     /// absolute paths must lie inside it. A path that leaves it — `..` above the root, an
     /// absolute path elsewhere, a symbolic link pointing out — throws ``SandboxEscape``
-    /// (the calls that cannot throw report it through ``IssueReporter``, failing the test,
-    /// and answer `false` or `nil`) and touches nothing.
+    /// (the calls that cannot throw report it through ``IssueReporter``, failing the test
+    /// at the line that made the sandbox, and answer `false` or `nil`) and touches nothing.
     ///
     /// The directory is removed when the last copy of this value is released: when the
     /// scope that injected it ends, if nothing else keeps it.
@@ -168,8 +168,13 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     ///
     /// Paths are checked before `FileManager` sees them; a test that swaps a directory for a
     /// symbolic link while a call runs is not guarded against.
-    public static func sandbox() throws -> FileSystem {
-        FileSystem(backend: try SandboxFileSystem())
+    ///
+    /// The location parameters name the test's line in a report; leave their defaults.
+    public static func sandbox(
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) throws -> FileSystem {
+        let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        return FileSystem(backend: try SandboxFileSystem(reportingAt: location))
     }
 
     /// A file system in memory, empty but for the standard directories (``Directory``)

@@ -12,7 +12,11 @@ final class SandboxFileSystem: FileSystemBackend {
     /// The root with its symbolic links resolved (`/private/var/…` on Apple platforms).
     private let realRoot: String
 
-    init() throws {
+    /// Where a report of an escaping path points: the line that made the sandbox.
+    private let location: IssueReporter.Location
+
+    init(reportingAt location: IssueReporter.Location) throws {
+        self.location = location
         let base = FileManager.default.temporaryDirectory.path
         let root = (base.hasSuffix("/") ? base : base + "/") + "ambient-sandbox-" + UUID().uuidString
         for directory in FileSystem.Directory.allCases where directory != .home {
@@ -172,9 +176,7 @@ final class SandboxFileSystem: FileSystemBackend {
         do {
             return try confine(path)
         } catch {
-            IssueReporter.current.report(
-                error.description,
-                at: IssueReporter.Location(fileID: "Ambient/FileSystem", filePath: #filePath, line: #line, column: 0))
+            IssueReporter.current.report(error.description, at: location)
             return nil
         }
     }

@@ -163,6 +163,7 @@ struct FileSystemTests {
         let outside = try Outside()
         defer { outside.remove() }
         let reports = Reports()
+        let sandboxLine = #line + 1
         let sandbox = try FileSystem.sandbox()
         withInjected(reports.reporter) {
             #expect(!sandbox.fileExists(atPath: outside.file))
@@ -170,6 +171,7 @@ struct FileSystemTests {
             #expect(!sandbox.createFile(atPath: outside.file, contents: Data("overwritten".utf8)))
         }
         #expect(reports.messages.count == 3)
+        #expect(reports.lines == [sandboxLine, sandboxLine, sandboxLine])
         #expect(reports.messages.allSatisfy { $0.contains("leaves the sandbox") })
         #expect(try outside.isUntouched())
     }
