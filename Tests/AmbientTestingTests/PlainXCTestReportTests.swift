@@ -58,7 +58,8 @@ final class PlainXCTestReportTests: XCTestCase {
         withInjected(stub) {
             DispatchQueue.global().async(
                 execute: InjectionContext.current.bind {
-                    NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/queue")!) { _, _, error in
+                    NetworkSession.current.dataTask(with: URL(string: "https://api.example.com/queue")!) {
+                        _, _, error in
                         XCTAssertTrue(error is NetworkSession.UnexpectedRequest)
                         answered.fulfill()
                     }.resume()
