@@ -101,10 +101,13 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
             case .milliseconds(let value): return deadline + Duration.milliseconds(value)
             case .microseconds(let value): return deadline + Duration.microseconds(value)
             case .nanoseconds(let value): return deadline + Duration.nanoseconds(value)
-            case .never: return Deadline(delay: .seconds(Int64.max))
+            case .never: return never
             @unknown default: return deadline
             }
         }
+
+        /// Never: work scheduled for it is dropped, as Dispatch drops it.
+        static let never = Deadline(delay: .seconds(Int64.max))
 
         /// Earlier first.
         public static func < (lhs: Deadline, rhs: Deadline) -> Bool {
@@ -121,6 +124,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     /// `DispatchQueue.main.asyncAfter(deadline:execute:)`: runs `work` on the main actor
     /// once `deadline` has come.
     public func asyncAfter(deadline: Deadline, execute work: @escaping @MainActor @Sendable () -> Void) {
+        guard deadline.delay < Deadline.never.delay else { return }
         schedule(after: deadline.delay, repeating: nil, timer: nil, work: { _ in work() })
     }
 

@@ -39,8 +39,12 @@ struct MainQueueTests {
                 }
             }
         }
+        withInjected(MainQueue.driven(by: testClock)) {
+            MainQueue.current.asyncAfter(deadline: .now() + .milliseconds(1500)) { banner.log.append("1.5s") }
+            MainQueue.current.asyncAfter(deadline: .now() + DispatchTimeInterval.never) { banner.log.append("never") }
+        }
         await testClock.advance(by: .seconds(6))
-        #expect(banner.log == ["0@0", "2a@2", "2b@2", "5a@5", "5b@5"])
+        #expect(banner.log == ["0@0", "1.5s", "2a@2", "2b@2", "5a@5", "5b@5"])
         await testClock.run()
         #expect(banner.log.last == "9@9")
     }
