@@ -30,7 +30,7 @@ import Testing
 /// shared between tests.
 public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
     /// Builds the test's context on top of the current one; called once per test case.
-    let inject: @Sendable (InjectionContext, Test) async -> InjectionContext
+    let inject: @Sendable (InjectionContext, Test) async throws -> InjectionContext
 
     /// Applies to every test in a suite it is attached to.
     public var isRecursive: Bool {
@@ -184,11 +184,19 @@ extension Trait where Self == InjectionTrait {
     /// }))
     /// struct TrialTests { … }
     /// ```
+    ///
+    /// `make` may throw, for values whose making can fail; the error fails the test before
+    /// its body runs:
+    ///
+    /// ```swift
+    /// @Test(.injecting(fresh: { try FileSystem.sandbox() }))   // a directory per test
+    /// func cachesThumbnails() throws { … }
+    /// ```
     public static func injecting<each V: Injectable>(
-        fresh make: @escaping @Sendable () -> (repeat each V)
+        fresh make: @escaping @Sendable () throws -> (repeat each V)
     ) -> Self {
         InjectionTrait { context, _ in
-            let values = make()
+            let values = try make()
             return context.injecting(repeat each values)
         }
     }

@@ -164,6 +164,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     ///
     /// ```swift
     /// try withInjected(FileSystem.sandbox()) { … }
+    /// @Test(.injecting(fresh: { try FileSystem.sandbox() }))   // AmbientTesting: one per test
     /// ```
     ///
     /// Paths are checked before `FileManager` sees them; a test that swaps a directory for a
