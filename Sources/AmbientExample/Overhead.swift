@@ -1,6 +1,8 @@
 import Ambient
 import Dispatch
 
+// Why: the demo shows what a read and a scope cost against the raw task-local floor.
+
 /// A quick in-process comparison (the full suite is `Benchmarks/run`): a raw `@TaskLocal`
 /// read and `withValue` against `Clock.current` and `withInjected`, ns/op, median of 5 rounds.
 enum Overhead {

@@ -1,6 +1,8 @@
 import Ambient
 import Foundation
 
+// Why: the demo's scenario, run live and injected, so the difference is visible.
+
 /// What one run of the legacy code saw.
 struct Observations: Sendable, Equatable {
     var widget: String

@@ -1,6 +1,8 @@
 import Ambient
 import XCTest
 
+// Why: XCTest users get the same per-test injection as Swift Testing's traits.
+
 /// An `XCTestCase` that injects ambient values around every test method.
 ///
 /// ```swift

@@ -2,6 +2,8 @@ import Ambient
 import Foundation
 import Testing
 
+// Why: strict mode as a trait: a test hears about every ambient value it forgot to fake.
+
 extension Trait where Self == InjectionTrait {
     /// Strict mode (`StrictMode` in Ambient) for the test, or each test of the suite: any
     /// ambient value the test reads without having injected it — a live singleton it forgot

@@ -1,6 +1,8 @@
 import Ambient
 import Testing
 
+// Why: tests inject their fakes as traits, fresh for every test, parallel-safe.
+
 /// A Swift Testing trait that injects ambient values around a test — or around every test
 /// of a suite — for exactly the test's body. Create it with ``Testing/Trait/injecting(_:)-(()->A)``
 /// or, for strict mode, ``Testing/Trait/strict(allowing:)``.

@@ -1,3 +1,5 @@
+// Why: W3C baggage lets carried values cross services in any language; this reads it within limits.
+
 /// A W3C `baggage` header, read within ``CarrierLimits`` where a decode copied it: its
 /// entries' keys and raw values (still escaped; properties after `;` are read past and
 /// ignored). Only what a receiver needs: Ambient never rewrites another service's entries.

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: what arrives from another process is read once, bounded, and applied only from a trusted sender.
+
 extension CarriedValues {
     /// A context injecting every listed type that `fields` carries, from a sender `trust`
     /// accepts.

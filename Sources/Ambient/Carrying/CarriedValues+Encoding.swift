@@ -1,3 +1,5 @@
+// Why: a sender writes the values it injects as fields (signed when it has a key), for the next hop.
+
 extension CarriedValues {
     /// The fields for the values `context` injects (one per listed type it injects whose
     /// encoding is not `nil`), escaped, and signed when `signer` is given: a dictionary of

@@ -1,3 +1,5 @@
+// Why: servers differ in where they look: `ambient-*` headers, W3C baggage, or both.
+
 /// Where carried values travel in a request.
 ///
 /// - ``fields``: one field per value, named after its type (`ambient-clock: fixed:0.0`), and

@@ -1,3 +1,5 @@
+// Why: input from another process is hostile until verified: past these caps nothing is applied.
+
 /// How much carried text a receiver reads before it stops: past a limit it applies nothing
 /// from that field (or, for `baggage`, from the whole header) and reports a
 /// ``CarrierRejection``. The defaults are W3C Baggage's own limits.

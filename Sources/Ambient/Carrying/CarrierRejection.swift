@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: a dropped field says why (untrusted, forged, too large, malformed), so reports are actionable.
+
 /// A carried field the receiver dropped, and why: it came from a sender the receiver does not
 /// trust, its signature did not verify, it was too large or malformed, or it did not decode.
 ///

@@ -1,3 +1,5 @@
+// Why: a request's decode works in one allocation, whatever it carries.
+
 /// The bytes one decode or one signature works on, in one allocation: what arrived (each
 /// field, or the baggage header, copied once), unescaped text, then the message a signature's
 /// code covers. Parts are named by offsets, never pointers, so growing it (a reallocation)

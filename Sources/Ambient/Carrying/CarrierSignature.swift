@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: signer and verifier must agree byte for byte on what a code covers; one format for both carriers.
+
 /// What a signer computes a code over, and the signature field's text. One format for both
 /// carriers: `v1:<key id>:<expiry>:<field>/<field>…:<code>`, where the expiry is whole
 /// seconds since 1970 and the code 64 lowercase hex digits of HMAC-SHA256 over the message

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: the sender's side of signed carrying, independent of the crypto library that computes the code.
+
 /// Signs the values a sender carries, so a receiver that trusts the key
 /// (``CarrierTrust/signed(by:maximumLifetime:leeway:now:)``) applies them.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: keys rotate: each has an id a signature names, so a receiver can accept several.
+
 /// A shared secret that signs carried values, and the id that names it in a signature, so a
 /// receiver can accept several while keys rotate.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: by default nothing from an incoming request changes an ambient value; this says who may.
+
 /// Which senders a receiver takes carried values from. Anything that arrives from another
 /// process is a stranger's input until this says otherwise: with ``nobody``, the default of
 /// every receiving API that has one, a request's fields change nothing.

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: a flood of forged headers must not flood the log: reports are rate-limited.
+
 /// Hands rejections on, at most ``maximumReports`` per ``interval``: a flood of forged
 /// headers costs the log a few lines a minute, not one a request. The first report after a
 /// quiet spell says how many were held back (``CarrierRejection/suppressedBefore``).

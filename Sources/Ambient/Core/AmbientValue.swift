@@ -1,5 +1,7 @@
 import _AmbientShims
 
+// Why: the one protocol a type conforms to so that call sites read `T.current` instead of a singleton.
+
 /// A type whose current value is *ambient*: read from wherever the code happens to be
 /// running, and replaceable for the length of a scope with ``withInjected(_:operation:)``.
 ///

@@ -1,3 +1,5 @@
+// Why: objects outlive scopes: a property keeps the values of the scope that created its object.
+
 /// An ambient value as an object sees it: the value of the scope that *created* the object,
 /// kept for callbacks that run later, on other threads and queues, where no scope reaches.
 ///

@@ -1,5 +1,7 @@
 import _AmbientShims
 
+// Why: the lookup shared by AmbientValue and MainActorAmbientValue, generic over a type with no requirements.
+
 /// A type whose values ``withInjected(_:operation:)`` accepts: every ``AmbientValue`` and
 /// every ``MainActorAmbientValue``.
 ///

@@ -1,3 +1,5 @@
+// Why: `withInjected` is the only way values become current, and the scope ends by construction.
+
 /// Runs `body` with `values` current: for its duration, `V.current` returns the injected
 /// value in this task and its child tasks (or, outside any task, on this thread).
 ///

@@ -1,3 +1,5 @@
+// Why: a context prints what it injects, for test failures and debugging.
+
 extension InjectionContext: CustomStringConvertible, CustomDebugStringConvertible {
     /// The injected types and values, innermost first, on one line:
     /// `InjectionContext(FeatureFlags: FeatureFlags(newCheckout: true), Clock: …)`.

@@ -1,3 +1,5 @@
+// Why: work that leaves the task (queues, threads, objects) carries the values as a snapshot.
+
 /// An immutable snapshot of injected values: what ``withInjected(_:operation:)`` scopes have made
 /// current at some point, captured so it can be carried elsewhere and re-entered.
 ///

@@ -1,3 +1,5 @@
+// Why: app singletons are main-actor classes with state; they become ambient without losing isolation.
+
 /// A main-actor-isolated type whose current value is *ambient*: the app singleton with
 /// state — an analytics client, a session, a cache a view model fills — made replaceable
 /// for the length of a scope, read as ``current`` from main-actor code.

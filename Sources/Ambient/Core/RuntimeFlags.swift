@@ -1,5 +1,7 @@
 import _AmbientShims
 
+// Why: a process that never injects pays one atomic load per read; these flags make that possible.
+
 /// The process-global bits that let ``AmbientValue/current`` skip every lookup in a
 /// process that has never injected anything. Stored in C (`_ambient_flags`, whose header
 /// defines the bits) so the check is a single acquire load with no lazy-global guard and

@@ -1,5 +1,7 @@
 import _AmbientShims
 
+// Why: a test that forgets to fake something should hear about it, not silently run live code.
+
 /// Strict mode: inject it, and any ambient value read in its scope that was *not*
 /// injected — that would fall through to its live ``AmbientValue/defaultValue`` — is
 /// reported, and the type's ``AmbientValue/testValue`` (if it has one) is returned instead.

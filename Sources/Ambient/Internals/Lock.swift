@@ -1,5 +1,7 @@
 #if canImport(Darwin)
 import Darwin
+// Why: one lock type for the whole library, with a condition for the few waits it needs.
+
 #elseif canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

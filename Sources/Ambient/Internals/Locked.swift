@@ -1,3 +1,5 @@
+// Why: shared mutable state is only ever touched inside its lock.
+
 /// A value behind a ``Lock``: the shared mutable state of the providers (fakes, counters,
 /// sinks) and of the test clock.
 ///

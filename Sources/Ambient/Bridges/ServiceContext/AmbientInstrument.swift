@@ -2,6 +2,8 @@
 import Instrumentation
 import ServiceContextModule
 
+// Why: ambient values cross a service hop in headers or baggage, through the tracing instrument a server installs.
+
 /// A swift-distributed-tracing `Instrument` that carries ambient values in a request's
 /// headers: `inject` writes the listed types' values (signed, when given a signer),
 /// `extract` reads back those from a sender it trusts into the service context's

@@ -1,6 +1,8 @@
 #if ServiceContext
 import ServiceContextModule
 
+// Why: a ServiceContext goes where ambient values cannot (event loops, instruments), carrying a context.
+
 extension ServiceContext {
     /// The ``InjectionContext`` this service context carries: set it to send injected
     /// values wherever the service context goes (an `AmbientInstrument` encodes it into a

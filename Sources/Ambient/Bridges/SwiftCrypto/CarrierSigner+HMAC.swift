@@ -1,6 +1,8 @@
 #if SwiftCrypto
 import Foundation
 
+// Why: senders sign carried values with a shared key, using swift-crypto's HMAC, never hand-written crypto.
+
 extension CarrierSigner {
     /// A signer that signs with HMAC-SHA256 under `key`, each signature valid for `lifetime`.
     ///

@@ -1,6 +1,8 @@
 #if SwiftCrypto
 import Foundation
 
+// Why: a receiver applies carried values only when a key it holds signed them, unexpired.
+
 extension CarrierTrust {
     /// Accepts the fields a valid HMAC-SHA256 signature covers, made with one of `keys` and
     /// not expired; drops and reports everything else — unsigned, forged, altered, expired,

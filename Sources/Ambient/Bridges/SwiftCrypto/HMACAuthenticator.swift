@@ -1,6 +1,8 @@
 #if SwiftCrypto
 import Crypto
 
+// Why: one keyed HMAC state per key, copied per message: the only cryptography on the verification path.
+
 /// HMAC-SHA256 from apple/swift-crypto: the only cryptography carried values use. The key's
 /// padded blocks are hashed once, here, and each message starts from a copy of that state;
 /// the check compares every byte, as swift-crypto's own constant-time comparison does. A

@@ -2,6 +2,8 @@
 import Logging
 import _AmbientShims
 
+// Why: code that logs through swift-log reaches the Logger a test or request injected.
+
 /// A swift-log `LogHandler` that writes into Ambient's `Logger.current`, read when each
 /// entry is logged: code that logs with swift-log is then scoped and captured like any
 /// ambient value.

@@ -2,6 +2,8 @@
 import Logging
 import _AmbientShims
 
+// Why: Ambient's entries can go on to a server's swift-log backend, level and metadata kept.
+
 /// A ``LogSink`` that writes Ambient's entries to a swift-log `Logger`: level, message,
 /// metadata (as `.string` values), file, function and line kept. ``Logger/init(swiftLog:)``
 /// and ``Logger/bridging(to:)`` make loggers that use it.

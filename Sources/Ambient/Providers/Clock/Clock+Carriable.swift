@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: a test can fix a server's clock by sending it, signed; the live clock never travels.
+
 extension Clock: CarriableValue {
     /// `"clock"`: a clock travels in the field `ambient-clock`.
     public static var carrierKey: String { "clock" }

@@ -1,3 +1,5 @@
+// Why: monotonic time per clock, so durations measured under a test clock are the test's.
+
 extension Clock {
     /// A monotonic point in time on one ``Clock``: an offset from that clock's origin.
     public struct Instant: InstantProtocol, CustomStringConvertible {

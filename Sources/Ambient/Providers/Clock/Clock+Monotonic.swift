@@ -1,3 +1,5 @@
+// Why: APIs that want a Swift.Clock (Task.sleep, async algorithms) take the ambient one.
+
 extension Clock {
     /// A ``Clock`` as a `Swift.Clock`, for APIs such as `Task.sleep(for:tolerance:clock:)`.
     public struct Monotonic: Swift.Clock {

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: `Date()` and `Task.sleep` are singletons too: code reads the ambient clock instead.
+
 /// The ambient clock: wall time, monotonic time and sleeping, replaceable in tests.
 ///
 /// Read it where code used to call `Date()` or `Task.sleep`:

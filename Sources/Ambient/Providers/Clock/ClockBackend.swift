@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: every kind of clock answers the same three questions behind one reference.
+
 /// What a ``Clock`` delegates to.
 @usableFromInline
 protocol ClockBackend: Sendable, CustomStringConvertible {

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: Duration and Foundation's seconds meet at every boundary; one conversion, written once.
+
 extension Date {
     /// This date moved by a `Duration`.
     func adding(_ duration: Duration) -> Date {

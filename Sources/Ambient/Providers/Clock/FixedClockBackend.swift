@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: a clock that stands still: the simplest deterministic test clock.
+
 /// A clock whose time stands still.
 struct FixedClockBackend: ClockBackend {
     let date: Date

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: sleeps that return at once and move time, for tests that need no control over when.
+
 /// A clock whose sleeps return at once and move its time forward.
 final class ImmediateClockBackend: ClockBackend {
     let start: Date

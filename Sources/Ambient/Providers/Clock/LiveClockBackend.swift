@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: the live clock is the system's, with one origin so live instants compare.
+
 /// The system clock: `Date()` and `ContinuousClock`.
 struct LiveClockBackend: ClockBackend {
     /// One origin for every live clock, so their instants compare.

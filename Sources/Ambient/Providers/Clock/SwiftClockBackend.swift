@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: any Swift.Clock (a test clock of another library) can be the ambient clock.
+
 /// Any `Swift.Clock` measured in `Duration`.
 struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift.Duration {
     let clock: C

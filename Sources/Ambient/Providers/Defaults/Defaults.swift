@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: `UserDefaults.standard` is the singleton legacy code reads most; this is its ambient spelling.
+
 /// The ambient key-value store: the `UserDefaults` surface you know, with typed keys,
 /// atomic updates, change streams and an in-memory fake.
 ///

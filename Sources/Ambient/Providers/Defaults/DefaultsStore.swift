@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: a Defaults value is a surface over a store: memory for tests, UserDefaults live.
+
 /// The storage behind a ``Defaults`` value: a dictionary in memory
 /// (``InMemoryDefaultsStore``) or Foundation's `UserDefaults` (``UserDefaultsStore``).
 ///

@@ -1,3 +1,5 @@
+// Why: every store locks and notifies the same way, whatever holds its values.
+
 /// What every ``DefaultsStore`` has besides its values: the lock its operations take, and
 /// the observers of ``Defaults/changes(forKey:)`` that each write made through it notifies.
 final class DefaultsStoreCoordination: @unchecked Sendable {

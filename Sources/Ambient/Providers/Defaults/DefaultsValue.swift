@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: typed keys need each type's way to and from a property list.
+
 /// A type that ``Defaults/Key`` can store: it converts to and from a ``PropertyList``.
 ///
 /// Shipped for `Int`, `Double`, `Bool`, `String`, `Data`, `Date`, `URL`, and arrays and

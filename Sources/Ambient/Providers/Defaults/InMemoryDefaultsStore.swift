@@ -1,3 +1,5 @@
+// Why: a fake store per test, complete and thread-safe, gone with the test.
+
 /// A dictionary in memory: isolated per instance, gone with it (``Defaults/inMemory(_:)``).
 final class InMemoryDefaultsStore: DefaultsStore, @unchecked Sendable {
     // @unchecked: both dictionaries are only touched under `coordination.lock`.

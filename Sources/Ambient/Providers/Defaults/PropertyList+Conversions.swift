@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: ported code expects Darwin's getter conversions; Linux's Foundation differs, so they are spelled out.
+
 /// The conversions of Darwin's `UserDefaults` getters, which the code being migrated was
 /// written against: `integer(forKey:)` is `-[NSNumber integerValue]` or
 /// `-[NSString integerValue]`, and so on. Written out here (not delegated to Foundation)

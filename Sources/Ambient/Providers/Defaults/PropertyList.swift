@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: a store holds only property-list values, checked when they go in.
+
 /// A value a ``Defaults`` store can hold: the property-list types, checked.
 ///
 /// Literals build it, so stores and snapshots read naturally:

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: URLs round-trip through a store as UserDefaults keeps them.
+
 /// URLs in a defaults store, as `UserDefaults` keeps them: `set(_ url: URL?, forKey:)` on Apple
 /// platforms writes the URL as the root object of an `NSKeyedArchiver` archive (`Data`), and
 /// `url(forKey:)` reads such an archive, or a path string as a file URL with `~` expanded.

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: the live store is Foundation's UserDefaults, read and written as legacy code did.
+
 /// Foundation's `UserDefaults`: the standard domain or a named suite (``Defaults/standard``,
 /// ``Defaults/suite(_:)``).
 final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {

@@ -1,3 +1,5 @@
+// Why: a test asserts on what was logged: entries kept in memory.
+
 /// Records entries in memory, in order, for ``Logger/captured``. Thread-safe.
 public final class CapturingLogSink: LogSink, CustomStringConvertible {
     private let recorded = Locked<[Logger.Entry]>([])

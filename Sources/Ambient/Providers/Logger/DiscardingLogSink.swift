@@ -1,3 +1,5 @@
+// Why: silence, for tests and benchmarks that log but do not care.
+
 /// Drops every entry.
 public struct DiscardingLogSink: LogSink, CustomStringConvertible {
     /// A sink that writes nothing.

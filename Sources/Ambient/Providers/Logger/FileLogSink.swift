@@ -4,6 +4,8 @@ import Foundation
 import os
 #endif
 
+// Why: a log file (standard error by default), written whole entries at a time.
+
 /// Writes each entry's ``Logger/Entry/description`` as one line to a file handle —
 /// standard error unless told otherwise — and, for standard error on Apple platforms, to
 /// the unified logging system too.

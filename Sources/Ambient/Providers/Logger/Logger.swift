@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: `print` and `NSLog` are singletons too: code logs through the ambient logger instead.
+
 /// The ambient logger: levels, structured metadata and pluggable sinks, replaceable in
 /// tests. Read it where code used to `print` or `NSLog`:
 ///

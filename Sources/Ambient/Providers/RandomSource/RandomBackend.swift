@@ -1,3 +1,5 @@
+// Why: a random source is shared by its copies: one stream behind one reference.
+
 /// What a ``RandomSource`` draws from.
 protocol RandomBackend: Sendable, CustomStringConvertible {
     func next() -> UInt64

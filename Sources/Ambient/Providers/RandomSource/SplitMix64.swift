@@ -1,3 +1,5 @@
+// Why: a seeded generator that gives the same numbers on every platform and Swift version.
+
 /// A seeded, reproducible generator (SplitMix64): ``RandomSource/seeded(_:)``.
 final class SplitMix64: RandomBackend {
     private let seed: UInt64

@@ -1,3 +1,5 @@
+// Why: the live source is the system's generator.
+
 /// The system's generator: ``RandomSource/live``.
 struct SystemRandomBackend: RandomBackend {
     func next() -> UInt64 {

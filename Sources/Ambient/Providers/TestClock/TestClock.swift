@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: time-dependent code is tested by moving time, not by waiting: a clock only the test moves.
+
 /// A manual clock for tests: time moves only when the test moves it, and tasks sleeping on
 /// it resume exactly when time passes their deadline.
 ///

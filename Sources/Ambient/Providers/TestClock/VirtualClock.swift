@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: the test clock's time and sleepers, as a Swift.Clock that the ambient Clock wraps like any other.
+
 /// A ``TestClock``'s time, as a `Swift.Clock`: the instants the public
 /// `Clock(_:wallTimeAtStart:)` reads, the sleeps it delegates to, and the sleepers and
 /// watchers that ``TestClock`` moves and waits for.

@@ -1,5 +1,7 @@
 import Foundation
 
+// Why: `UUID()` is a singleton too: tests read predictable ids.
+
 /// The ambient source of UUIDs: call it where code used to call `UUID()`.
 ///
 /// ```swift
