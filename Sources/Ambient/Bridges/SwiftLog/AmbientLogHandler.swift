@@ -1,6 +1,5 @@
 #if SwiftLog
 import Logging
-import _AmbientShims
 
 // Why: code that logs through swift-log reaches the Logger a test or request injected.
 
@@ -66,7 +65,7 @@ public struct AmbientLogHandler: LogHandler, CustomStringConvertible {
     /// is dropped otherwise.
     public func log(event: LogEvent) {
         let target: Logger
-        switch _ambient_log_in_flight_get() {
+        switch LogLoopGuard.current {
         case 0: target = Logger.current
         case SwiftLogSink.undelivered: target = Logger.live
         default: return  // delivered

@@ -1,6 +1,5 @@
 #if SwiftLog
 import Logging
-import _AmbientShims
 
 // Why: Ambient's entries can go on to a server's swift-log backend, level and metadata kept.
 
@@ -49,8 +48,8 @@ public struct SwiftLogSink: LogSink, CustomStringConvertible {
         }
         let level = entry.level.swiftLogLevel
         guard level >= logger.logLevel else { return }
-        let previous = _ambient_log_in_flight_exchange(delivered ? Self.delivered : Self.undelivered)
-        defer { _ = _ambient_log_in_flight_exchange(previous) }
+        let previous = LogLoopGuard.exchange(delivered ? Self.delivered : Self.undelivered)
+        defer { _ = LogLoopGuard.exchange(previous) }
         logger.log(
             level: level, "\(entry.message)", metadata: entry.metadata.swiftLogMetadata,
             source: nil, file: entry.fileID, function: entry.function, line: entry.line)

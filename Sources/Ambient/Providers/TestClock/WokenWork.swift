@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import _AmbientShims
 
 // How a TestClock knows that the work it woke has settled
 // =======================================================
@@ -211,7 +210,7 @@ final class WokenWork: @unchecked Sendable {
             // Enqueued by code running where a TestClock is injected (a task the test
             // starts, what it resumes): that clock's work too.
             work.enqueue(job)
-        } else if let previous = _ambient_previous_enqueue_hook_load() {
+        } else if let previous = EnqueueHookSlot.previous {
             unsafeBitCast(previous, to: Hook.self)(job, original)
         } else {
             original(job)
@@ -231,11 +230,11 @@ final class WokenWork: @unchecked Sendable {
     static func ensureHook() -> Bool {
         guard let slot else { return false }
         while true {
-            let installed = _ambient_hook_load(slot)
+            let installed = EnqueueHookSlot.load(slot)
             if installed == hookAddress { return true }
             // Publish what this hook will hand uncounted jobs to before installing it.
-            _ambient_previous_enqueue_hook_store(installed)
-            if _ambient_hook_replace(slot, installed, hookAddress) { return true }
+            EnqueueHookSlot.setPrevious(installed)
+            if EnqueueHookSlot.replace(slot, expected: installed, with: hookAddress) { return true }
         }
     }
 

@@ -1,0 +1,35 @@
+import _AmbientShims
+
+// Why: only Core and Internals touch the C shims; TestClock's global-enqueue hook reaches the
+// runtime's slot through these, with the shims' atomics.
+
+/// The atomics around the runtime's `swift_task_enqueueGlobal_hook` slot, for TestClock's
+/// `WokenWork`.
+enum EnqueueHookSlot {
+    /// The hook in `slot` (acquire).
+    @inline(__always)
+    static func load(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafeMutableRawPointer? {
+        _ambient_hook_load(slot)
+    }
+
+    /// Puts `new` in `slot` if it still holds `expected`; whether it did.
+    @inline(__always)
+    static func replace(
+        _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>, expected: UnsafeMutableRawPointer?,
+        with new: UnsafeMutableRawPointer?
+    ) -> Bool {
+        _ambient_hook_replace(slot, expected, new)
+    }
+
+    /// The hook Ambient's hands uncounted jobs to, or `nil` (acquire).
+    @inline(__always)
+    static var previous: UnsafeMutableRawPointer? {
+        _ambient_previous_enqueue_hook_load()
+    }
+
+    /// Publishes the hook Ambient's will hand uncounted jobs to (release), before installing.
+    @inline(__always)
+    static func setPrevious(_ hook: UnsafeMutableRawPointer?) {
+        _ambient_previous_enqueue_hook_store(hook)
+    }
+}
