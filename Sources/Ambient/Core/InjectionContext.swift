@@ -33,24 +33,6 @@ public struct InjectionContext: Sendable {
         ContextStorage.recycle(&storage) { $0.empty() }
     }
 
-    /// `_endScope()` for a scope that injected one `V` (specialised).
-    @inlinable
-    mutating func _endScope<V: Injectable>(_: V.Type) {
-        ContextStorage.recycle(&storage) { $0.empty(V.self) }
-    }
-
-    /// `_endScope()` for a scope that injected an `A` and a `B` (specialised).
-    @inlinable
-    mutating func _endScope<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
-        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self) }
-    }
-
-    /// `_endScope()` for a scope that injected an `A`, a `B` and a `C` (specialised).
-    @inlinable
-    mutating func _endScope<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
-        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self, C.self) }
-    }
-
     /// The empty context: nothing injected, every value at its default.
     public init() {
         storage = nil
@@ -74,42 +56,7 @@ public struct InjectionContext: Sendable {
         InjectionContext(storage: ContextStorage.make(repeat each values, over: storage))
     }
 
-    // Spelled-out one-, two- and three-value overloads
-    // -------------------------------------------------
-    // The forms of `injecting` below behave exactly as the variadic one above;
-    // `withInjected`'s overloads call them.
-    // They exist only for speed: the compiler does not yet specialise the generic calls made
-    // inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic form goes
-    // through unspecialised metadata for every value. They can go once it does: when the
-    // benchmark rows "scope: withInjected variadic, 1 value"
-    // and "…, 3 values" (which build their context through the variadic `injecting`) measure the same as the rows without "variadic",
-    // delete them and nothing else changes (same behaviour, same tests).
-
-    /// This context with `value` injected on top (a faster form of the variadic
-    /// `injecting`, chosen automatically for one value).
-    @_documentation(visibility: internal)
-    @inlinable
-    public func injecting<V: Injectable>(_ value: V) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(one: value, over: storage))
-    }
-
-    /// This context with `a` and `b` injected on top (a faster form of the variadic
-    /// `injecting`, chosen automatically for two values; `b` wins a shared type).
-    @_documentation(visibility: internal)
-    @inlinable
-    public func injecting<A: Injectable, B: Injectable>(_ a: A, _ b: B) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(two: a, b, over: storage))
-    }
-
-    /// This context with `a`, `b` and `c` injected on top (a faster form of the variadic
-    /// `injecting`, chosen automatically for three values; later arguments win a shared type).
-    @_documentation(visibility: internal)
-    @inlinable
-    public func injecting<A: Injectable, B: Injectable, C: Injectable>(
-        _ a: A, _ b: B, _ c: C
-    ) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(three: a, b, c, over: storage))
-    }
+    // The one-, two- and three-value forms of `injecting` are in ArityLadder.swift.
 
     /// This context with every value `other` injects on top: where both inject a type,
     /// `other`'s value wins. For composing contexts built in different places:

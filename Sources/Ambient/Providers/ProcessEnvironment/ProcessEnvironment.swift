@@ -58,7 +58,7 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
         lhs.source == rhs.source
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(source)
     }

@@ -47,7 +47,7 @@ public struct Region: AmbientValue, Hashable, CustomStringConvertible {
         lhs.fixedCalendar == rhs.fixedCalendar
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fixedCalendar)
     }

@@ -1,0 +1,250 @@
+// Why: the variadic forms of the scope path are slower than spelled-out ones, so the one-,
+// two- and three-value forms exist, all of them here and only here.
+
+// The arity ladder
+// ================
+// Every function in this file behaves exactly as its variadic counterpart, which the
+// compiler would otherwise pick:
+//
+// | here (one, two, three values) | variadic counterpart |
+// |---|---|
+// | `withInjected(_:operation:)`, sync and async | `Injection.swift` |
+// | `InjectionContext.injecting(_:)` | `InjectionContext.swift` |
+// | `InjectionContext._endScope(_:)` | `_endScope()`, `InjectionContext.swift` |
+// | `ContextStorage.make(one:/two:/three:over:)`, each beside its `empty` | `make(_:over:)`, `empty()`, `ContextStorage.swift` |
+//
+// They exist only for speed: the compiler does not yet specialise the generic calls made
+// inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic forms go through
+// unspecialised metadata for every value (the Performance article's "spelled-out
+// overloads" row: 66 ns against 100 ns for one value, 86 against 244 for three). Each
+// `make` writes its values last argument first and its `empty` destroys them from the same
+// slots (each slot's type checked in debug builds), so the two sit side by side.
+//
+// Deleting the ladder, the day the compiler specialises packs:
+// 1. `Benchmarks/run --filter 'scope: withInjected.*'`: the rows "scope: withInjected
+//    variadic, 1 value" and "…, 3 values" measure the same as the rows without "variadic"
+//    (and `Benchmarks/instructions 'scope: '` agrees).
+// 2. Delete this file. Nothing else refers to it: every caller resolves to the variadic
+//    forms unchanged.
+// 3. `swift test`, and the sanitizers as `.ci/run` runs them.
+// 4. `scripts/api`: the diff of `API/Ambient.txt` is exactly the overloads below (they are
+//    public but hidden from the documentation, `@_documentation(visibility: internal)`).
+// 5. Remove the "spelled-out overloads" row from the Performance article.
+
+/// Runs `body` with `value` current: the one-value form of the variadic
+/// `withInjected(_:operation:)`, which the compiler picks for a single argument. Behaves identically; it exists because it is faster.
+///
+/// ```swift
+/// withInjected(FeatureFlags(newCheckout: true)) {
+///     assert(checkoutTitle() == "Pay now")
+/// }
+/// ```
+@_documentation(visibility: internal)
+@inlinable
+public func withInjected<V: Injectable, R, Failure: Error>(
+    _ value: V,
+    operation body: () throws(Failure) -> R
+) throws(Failure) -> R {
+    try InjectionContext.current.injecting(value)._runScope(body) { $0._endScope(V.self) }
+}
+
+/// Runs the asynchronous `body` with `value` current: the one-value form of the async,
+/// variadic `withInjected(_:isolation:operation:)`, which the compiler picks for a single
+/// argument.
+@_documentation(visibility: internal)
+@inlinable
+public func withInjected<V: Injectable, R, Failure: Error>(
+    _ value: V,
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
+) async throws(Failure) -> R {
+    var scope = InjectionContext.current.injecting(value)
+    defer { scope._endScope(V.self) }
+    return try await scope.run(isolation: isolation, body)
+}
+
+/// Runs `body` with `a` and `b` current: a faster form of the variadic
+/// `withInjected(_:operation:)`, which the compiler picks for two arguments. Behaves identically.
+@_documentation(visibility: internal)
+@inlinable
+public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    operation body: () throws(Failure) -> R
+) throws(Failure) -> R {
+    try InjectionContext.current.injecting(a, b)._runScope(body) { $0._endScope(A.self, B.self) }
+}
+
+/// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
+/// variadic `withInjected`, picked by the compiler.
+@_documentation(visibility: internal)
+@inlinable
+public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
+) async throws(Failure) -> R {
+    var scope = InjectionContext.current.injecting(a, b)
+    defer { scope._endScope(A.self, B.self) }
+    return try await scope.run(isolation: isolation, body)
+}
+
+/// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
+/// `withInjected(_:operation:)`, which the compiler picks for three arguments. Behaves identically.
+@_documentation(visibility: internal)
+@inlinable
+public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    _ c: C,
+    operation body: () throws(Failure) -> R
+) throws(Failure) -> R {
+    try InjectionContext.current.injecting(a, b, c)._runScope(body) { $0._endScope(A.self, B.self, C.self) }
+}
+
+/// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
+/// async variadic `withInjected`, picked by the compiler.
+@_documentation(visibility: internal)
+@inlinable
+public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure: Error>(
+    _ a: A,
+    _ b: B,
+    _ c: C,
+    isolation: isolated (any Actor)? = #isolation,
+    operation body: () async throws(Failure) -> R
+) async throws(Failure) -> R {
+    var scope = InjectionContext.current.injecting(a, b, c)
+    defer { scope._endScope(A.self, B.self, C.self) }
+    return try await scope.run(isolation: isolation, body)
+}
+
+extension InjectionContext {
+    /// This context with `value` injected on top (a faster form of the variadic
+    /// `injecting`, chosen automatically for one value).
+    @_documentation(visibility: internal)
+    @inlinable
+    public func injecting<V: Injectable>(_ value: V) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(one: value, over: storage))
+    }
+
+    /// This context with `a` and `b` injected on top (a faster form of the variadic
+    /// `injecting`, chosen automatically for two values; `b` wins a shared type).
+    @_documentation(visibility: internal)
+    @inlinable
+    public func injecting<A: Injectable, B: Injectable>(_ a: A, _ b: B) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(two: a, b, over: storage))
+    }
+
+    /// This context with `a`, `b` and `c` injected on top (a faster form of the variadic
+    /// `injecting`, chosen automatically for three values; later arguments win a shared type).
+    @_documentation(visibility: internal)
+    @inlinable
+    public func injecting<A: Injectable, B: Injectable, C: Injectable>(
+        _ a: A, _ b: B, _ c: C
+    ) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(three: a, b, c, over: storage))
+    }
+
+    /// `_endScope()` for a scope that injected one `V` (specialised).
+    @inlinable
+    mutating func _endScope<V: Injectable>(_: V.Type) {
+        ContextStorage.recycle(&storage) { $0.empty(V.self) }
+    }
+
+    /// `_endScope()` for a scope that injected an `A` and a `B` (specialised).
+    @inlinable
+    mutating func _endScope<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
+        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self) }
+    }
+
+    /// `_endScope()` for a scope that injected an `A`, a `B` and a `C` (specialised).
+    @inlinable
+    mutating func _endScope<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
+        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self, C.self) }
+    }
+}
+
+extension ContextStorage {
+    /// A new storage holding `value` on top of `parent`'s.
+    @inlinable
+    static func make<V: Injectable>(one value: V, over parent: ContextStorage?) -> ContextStorage {
+        make(
+            owned: 1,
+            bytes: reservation(for: V.self),
+            over: parent,
+            reinjects: { ObjectIdentifier($0) == ObjectIdentifier(V.self) },
+            place: { slots, cursor in
+                var index = 1
+                storeValue(value, in: slots, at: &index, bytes: &cursor)
+            }
+        )
+    }
+
+    /// `empty()` for a storage made by `make(one:over:)` with a `V`.
+    @inlinable
+    func empty<V: Injectable>(_: V.Type) {
+        withUnsafeMutablePointerToElements { slots in
+            Self.destroyValue(V.self, of: slots[0])
+        }
+        emptied()
+    }
+
+    /// A new storage holding `a` and `b` on top of `parent`'s (specialised, as ``make(one:over:)``).
+    /// Labelled, as `three:` is: unlabelled, the variadic `make` (which returns an optional,
+    /// as `InjectionContext(storage:)` takes) would win overload resolution.
+    @inlinable
+    static func make<A: Injectable, B: Injectable>(two a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage {
+        make(
+            owned: 2,
+            bytes: reservation(for: A.self) + reservation(for: B.self),
+            over: parent,
+            reinjects: { isAmong($0, A.self, B.self) },
+            place: { slots, cursor in
+                var index = 2
+                storeValue(a, in: slots, at: &index, bytes: &cursor)
+                storeValue(b, in: slots, at: &index, bytes: &cursor)
+            }
+        )
+    }
+
+    /// `empty()` for a storage made by `make(two:_:over:)` with an `A` and a `B`.
+    @inlinable
+    func empty<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
+        withUnsafeMutablePointerToElements { slots in
+            Self.destroyValue(B.self, of: slots[0])  // last argument first
+            Self.destroyValue(A.self, of: slots[1])
+        }
+        emptied()
+    }
+
+    /// A new storage holding `a`, `b` and `c` on top of `parent`'s (specialised).
+    @inlinable
+    static func make<A: Injectable, B: Injectable, C: Injectable>(
+        three a: A, _ b: B, _ c: C, over parent: ContextStorage?
+    ) -> ContextStorage {
+        make(
+            owned: 3,
+            bytes: reservation(for: A.self) + reservation(for: B.self) + reservation(for: C.self),
+            over: parent,
+            reinjects: { isAmong($0, A.self, B.self, C.self) },
+            place: { slots, cursor in
+                var index = 3
+                storeValue(a, in: slots, at: &index, bytes: &cursor)
+                storeValue(b, in: slots, at: &index, bytes: &cursor)
+                storeValue(c, in: slots, at: &index, bytes: &cursor)
+            }
+        )
+    }
+
+    /// `empty()` for a storage made by `make(three:_:_:over:)` with an `A`, a `B` and a `C`.
+    @inlinable
+    func empty<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
+        withUnsafeMutablePointerToElements { slots in
+            Self.destroyValue(C.self, of: slots[0])  // last argument first
+            Self.destroyValue(B.self, of: slots[1])
+            Self.destroyValue(A.self, of: slots[2])
+        }
+        emptied()
+    }
+}
