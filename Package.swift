@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 // 6.1: package traits, and Swift Testing's `TestScoping` (AmbientTesting's traits).
 import PackageDescription
 

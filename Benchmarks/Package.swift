@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 // The benchmark suite: its own package, so package-benchmark and the peers it compares
 // against never reach Ambient's users. Run it with `./run` (see the README's Performance).
 import PackageDescription

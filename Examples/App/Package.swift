@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// SPDX-License-Identifier: Apache-2.0
 // An app's code as Xcode 26 starts it: a target and its tests with the approachable
 // concurrency settings (main actor by default, nonisolated(nonsending) by default,
 // inferred isolated conformances), beside a Swift 5 language-mode legacy module. Its own

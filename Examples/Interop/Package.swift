@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 // Ambient beside the libraries whose names it meets: swift-log's `Logger`, swift-clocks'
 // `TestClock` and swift-dependencies' `UUIDGenerator`; and Ambient's bridges to swift-log
 // and ServiceContext, with the traits on. Its own package, so these never reach Ambient's

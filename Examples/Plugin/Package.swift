@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+// SPDX-License-Identifier: Apache-2.0
 // Ambient inside a shared library that a host loads with `dlopen`, as plugin systems and
 // some app extensions do. Its own package; `.ci/run` builds it and runs the host with the
 // loader's reserve of static TLS set to nothing (`GLIBC_TUNABLES=glibc.rtld.optional_static_tls=0`),

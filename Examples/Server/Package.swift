@@ -1,4 +1,5 @@
 // swift-tools-version: 6.1
+// SPDX-License-Identifier: Apache-2.0
 // A Hummingbird 2 token service that reads its clock, IDs, flags and logger ambiently:
 // the per-request middleware, the capture-and-run middleware for shared servers, and
 // tests in each HummingbirdTesting mode. Its own package, so Hummingbird never reaches

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Legacy-style code, written the way such code is written: globals read deep inside, no
 // parameters threaded through. The only change from the original is `Type.current` where
 // it used to say `UserDefaults.standard`, `Date()` or `print`.

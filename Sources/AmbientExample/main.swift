@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // ambient-demo: legacy code (Legacy.swift) run twice — live, and inside withInjected with
 // fakes — printing what each run saw side by side, then a short overhead table.
 //

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Which test is running, for Ambient's default `IssueReporter` (`IssueReporter.automatic`):
 // the entry point it finds when a test program links AmbientTesting, and the XCTest observer
 // that entry point consults. Swift Testing says which test runs itself (`Test.current`).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // _AmbientShims: the only C in Ambient. Atomics and thread-locals, nothing else.
 //
 // THE PROCESS-WIDE SNAPSHOT'S HAZARD POINTERS: PROOF OBLIGATION

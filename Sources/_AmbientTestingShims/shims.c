@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // When a test program that links AmbientTesting loads, before any test runs: AmbientTesting
 // starts following which XCTest test case is running (RunningXCTest.swift), so a report
 // from Ambient's tools fails that test case, and one made between tests goes to standard

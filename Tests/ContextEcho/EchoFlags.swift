@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Ambient
 
 /// The feature flags the cross-process test sends to `ContextEcho`.

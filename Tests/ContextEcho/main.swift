@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // The cross-process test's child (Tests/AmbientBridgeTests/CrossProcessTests.swift):
 // reads a carrier, one `name: value` field per line, on standard input; extracts it with
 // an AmbientInstrument into a ServiceContext, as a server would; and prints what

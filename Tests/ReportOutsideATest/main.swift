@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // A program that links AmbientTesting but runs no test (ReportOutsideATestTests starts it):
 // AmbientTesting's load-time set-up runs, then reports through Ambient's default
 // `IssueReporter` — directly, and from a TestClock running out of steps — must go to

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // The scope-overhead suite. Every case runs as its own process (package-benchmark's rule),
 // so "never injected" really is a process that never injected anything.
 //

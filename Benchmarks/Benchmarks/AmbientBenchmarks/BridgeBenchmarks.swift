@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // The swift-log bridges (trait SwiftLog): one entry with one metadata key, each way, beside
 // the same entry written by each library to a sink of its own that does nothing with it.
 // `run` lists "bridge:" in KILO: each sample logs 1,000 entries.

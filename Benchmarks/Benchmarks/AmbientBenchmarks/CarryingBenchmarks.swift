@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Carried values at a server's door (trait SwiftCrypto): what a request costs the receiver.
 // The requests (eight ordinary headers, as a small request has, plus what the case carries)
 // and the HMAC floor come from CarryingFixtures, which the instruction counts share. `run` lists "carrying:" in KILO: each sample handles 1,000

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // The requests the "carrying:" rows measure, shared by the time benchmarks
 // (AmbientBenchmarks) and the instruction counts (InstructionCount), so both count the same
 // bytes: eight ordinary headers, plus two values signed with HMAC-SHA256 (the SwiftCrypto

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Carried values at a server's door, counted: the same requests as the time benchmarks'
 // "carrying:" rows (both from CarryingFixtures), and their floor, one swift-crypto
 // HMAC-SHA256 check.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // One case, run N times, for callgrind to count: `InstructionCount CASE N`. The
 // `instructions` script runs each case at two values of N under callgrind and divides the
 // difference, so start-up and one-time costs (the first binding's self-check, lazy globals)

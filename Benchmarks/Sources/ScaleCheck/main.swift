@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Read throughput with 1 to 16 concurrent readers, Ambient beside its peers, measured
 // outside package-benchmark (whose instrumentation serialises threads: under it, two
 // threads run no faster than one). `Benchmarks/run` prints these tables after the main one.

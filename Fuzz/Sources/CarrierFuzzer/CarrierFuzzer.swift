@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // libFuzzer's entry point: each input is one request a stranger could send. The first byte
 // picks what the rest is; every mode checks a property, not only "no crash":
 //

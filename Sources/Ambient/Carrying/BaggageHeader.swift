@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: W3C baggage lets carried values cross services in any language; this reads it within limits.
 
 /// A W3C `baggage` header, read within ``CarrierLimits`` where a decode copied it: its

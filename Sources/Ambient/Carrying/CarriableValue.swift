@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: only types that opt in travel between processes, each as one string field.
 
 /// An ambient value that can travel as a string: in a request's headers to a server the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: what arrives from another process is read once, bounded, and applied only from a trusted sender.

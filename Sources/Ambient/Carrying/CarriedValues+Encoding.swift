@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a sender writes the values it injects as fields (signed when it has a key), for the next hop.
 
 extension CarriedValues {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a test fixes a server's values by sending them along; this lists which types travel, and how.
 
 /// The ambient types that travel between processes, and how: each as one string field named

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a value's text must survive as a header value and as a baggage value, and come back unchanged.
 
 /// How a carried value's text becomes a field that is valid as a header value and as a W3C

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: servers differ in where they look: `ambient-*` headers, W3C baggage, or both.
 
 /// Where carried values travel in a request.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: input from another process is hostile until verified: past these caps nothing is applied.
 
 /// How much carried text a receiver reads before it stops: past a limit it applies nothing

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: a dropped field says why (untrusted, forged, too large, malformed), so reports are actionable.

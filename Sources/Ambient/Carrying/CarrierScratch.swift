@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a request's decode works in one allocation, whatever it carries.
 
 /// The bytes one decode or one signature works on, in one allocation: what arrived (each

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: signer and verifier must agree byte for byte on what a code covers; one format for both carriers.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: the sender's side of signed carrying, independent of the crypto library that computes the code.

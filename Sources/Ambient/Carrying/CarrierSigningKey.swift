@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: keys rotate: each has an id a signature names, so a receiver can accept several.

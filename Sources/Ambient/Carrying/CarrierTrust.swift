@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: by default nothing from an incoming request changes an ambient value; this says who may.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: a flood of forged headers must not flood the log: reports are rate-limited.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import _AmbientShims
 
 // Why: the one protocol a type conforms to so that call sites read `T.current` instead of a singleton.

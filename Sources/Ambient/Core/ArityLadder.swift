@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: the variadic forms of the scope path are slower than spelled-out ones, so the one-,
 // two- and three-value forms exist, all of them here and only here.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: objects outlive scopes: a property keeps the values of the scope that created its object.
 
 /// An ambient value as an object sees it: the value of the scope that *created* the object,

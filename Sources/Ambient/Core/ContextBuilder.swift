@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Building a context from values made one at a time, some of which may fail to be made (a
 // receiver decoding carried fields): one storage for all of them, where injecting them one by
 // one would make a storage per value.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import _AmbientShims
 
 // Scopes without a malloc: each thread keeps its last scope's storage

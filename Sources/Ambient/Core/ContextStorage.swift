@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: one flat object per scope holds the slot table and the values, so a read never walks the nesting.
 
 /// One entry of an ``InjectionContext``: which type, and where its value lives.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import _AmbientShims
 
 // Why: the lookup shared by AmbientValue and MainActorAmbientValue, generic over a type with no requirements.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: `withInjected` is the only way values become current, and the scope ends by construction.
 
 /// Runs `body` with `values` current: for its duration, `V.current` returns the injected

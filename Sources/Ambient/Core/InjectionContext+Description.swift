@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a context prints what it injects, for test failures and debugging.
 
 extension InjectionContext: CustomStringConvertible, CustomDebugStringConvertible {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: work that leaves the task (queues, threads, objects) carries the values as a snapshot.
 
 /// An immutable snapshot of injected values: what ``withInjected(_:operation:)`` scopes have made

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: app singletons are main-actor classes with state; they become ambient without losing isolation.
 
 /// A main-actor-isolated type whose current value is *ambient*: the app singleton with

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import _AmbientShims
 
 // The process-wide scope: how its values reach threads nobody wrapped, without a lock

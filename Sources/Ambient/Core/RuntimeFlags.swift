@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import _AmbientShims
 
 // Why: a process that never injects pays one atomic load per read; these flags make that possible.

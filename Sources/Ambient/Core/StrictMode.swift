@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import _AmbientShims
 
 // Why: a test that forgets to fake something should hear about it, not silently run live code.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 #if canImport(Darwin)
 import Darwin
 // Why: one lock type for the whole library, with a condition for the few waits it needs.

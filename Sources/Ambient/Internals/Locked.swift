@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: shared mutable state is only ever touched inside its lock.
 
 /// A value behind a ``Lock``: the shared mutable state of the providers (fakes, counters,

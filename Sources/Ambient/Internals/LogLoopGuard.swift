@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import _AmbientShims
 
 // Why: only Core and Internals touch the C shims; the swift-log bridges keep an entry from

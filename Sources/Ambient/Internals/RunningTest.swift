@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // The running test, as far as Ambient can reach it without linking a test framework:
 // through AmbientTesting's entry point, when the program links AmbientTesting.
 import _AmbientShims

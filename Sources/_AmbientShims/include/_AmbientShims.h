@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Implementation detail of Ambient. Not API: names, layout and behaviour may change at any time.
 #ifndef AMBIENT_SHIMS_H
 #define AMBIENT_SHIMS_H

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Implementation detail of AmbientTesting. Not API.
 #ifndef AMBIENT_TESTING_SHIMS_H
 #define AMBIENT_TESTING_SHIMS_H

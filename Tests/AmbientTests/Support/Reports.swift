@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 @testable import Ambient
 
 /// Collects what is reported through an injected `IssueReporter`: each message and the

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // The README's swift blocks, verbatim and in order, compiled and run as tests.
 // DocumentedSnippetTests fails if README.md and this file drift apart; the declarations the
 // blocks lean on (RemoteConfig, noon, PaymentGateway, …) are in ReadmeSupport.swift.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // What the README's snippets lean on without showing, and tests for the snippets that are
 // functions rather than tests.
 import Ambient

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Ambient
 
 // An app singleton as it is written: a class with mutable state and a shared instance. In

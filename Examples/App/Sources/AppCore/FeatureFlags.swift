@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Ambient
 
 /// A value type: `AmbientValue`, as in any module. Under main-actor-by-default, its

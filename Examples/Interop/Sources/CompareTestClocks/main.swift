@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // How often each test clock drives swift-async-algorithms' time operators to the exact
 // output in one advance (TimeScenarios), with two threads spinning on the other cores:
 //

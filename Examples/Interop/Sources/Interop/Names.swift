@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Ambient
 import Clocks  // swift-clocks (swift-dependencies re-exports it)
 import Dependencies  // swift-dependencies

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Runs the names example and checks each name resolved to the library it names; then the
 // bridges' examples, checking what they log and carry.
 import Ambient

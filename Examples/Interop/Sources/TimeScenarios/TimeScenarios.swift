@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Time code written with swift-async-algorithms, as a test drives it with a test clock: a
 // debounce and a throttle over a channel fed by a producer task and read by a consumer
 // task, and a timer read by a consumer task, all started by the test and driven by ONE

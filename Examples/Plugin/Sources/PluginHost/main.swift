@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Loads the plugin named on the command line with dlopen, calls its checks and prints the
 // outcome as "N passed, N failed". Exits non-zero if loading fails or a check fails.
 #if canImport(Glibc)

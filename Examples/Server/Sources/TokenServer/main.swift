@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Runs the token service: `swift run --package-path Examples/Server TokenServer [port]`.
 //
 // Callers may fix its clock and tenant flags (`ambient-*` headers or W3C baggage) only when

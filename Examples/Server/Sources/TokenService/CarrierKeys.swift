@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Ambient
 
 /// The keys a deployment signs and accepts carried values with, from one line of

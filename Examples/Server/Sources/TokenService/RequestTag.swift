@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Ambient
 
 /// The request being handled, for code deep below the handler (logs, audit records):

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Ambient
 
 /// A tenant's feature flags. Looked up per request from the `x-tenant` header, and

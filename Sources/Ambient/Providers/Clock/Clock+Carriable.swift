@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: a test can fix a server's clock by sending it, signed; the live clock never travels.

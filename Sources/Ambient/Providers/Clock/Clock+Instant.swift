@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: monotonic time per clock, so durations measured under a test clock are the test's.
 
 extension Clock {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: APIs that want a Swift.Clock (Task.sleep, async algorithms) take the ambient one.
 
 extension Clock {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: `Date()` and `Task.sleep` are singletons too: code reads the ambient clock instead.

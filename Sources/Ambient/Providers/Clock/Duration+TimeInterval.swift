@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: Duration and Foundation's seconds meet at every boundary; one conversion, written once.

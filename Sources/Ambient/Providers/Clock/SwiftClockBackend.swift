@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: any Swift.Clock (a test clock of another library) can be the ambient clock.

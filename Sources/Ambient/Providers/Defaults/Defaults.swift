@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: `UserDefaults.standard` is the singleton legacy code reads most; this is its ambient spelling.

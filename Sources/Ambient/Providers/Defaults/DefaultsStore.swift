@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: a Defaults value is a surface over a store: memory for tests, UserDefaults live.

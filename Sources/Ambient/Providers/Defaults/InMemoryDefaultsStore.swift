@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a fake store per test, complete and thread-safe, gone with the test.
 
 /// A dictionary in memory: isolated per instance, gone with it (``Defaults/inMemory(_:)``).

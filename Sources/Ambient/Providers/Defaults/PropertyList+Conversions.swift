@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: ported code expects Darwin's getter conversions; Linux's Foundation differs, so they are spelled out.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: the live store is Foundation's UserDefaults, read and written as legacy code did.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: legacy code reads and writes through `FileManager.default` and `Data(contentsOf:)`,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: the three file systems (the real one, a sandbox in a temporary directory, a store in

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: the live file system is `FileManager.default` and `Data`'s own reading and writing,

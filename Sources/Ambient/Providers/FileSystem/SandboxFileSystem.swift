@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: a test that writes files needs a directory of its own, removed afterwards, and the

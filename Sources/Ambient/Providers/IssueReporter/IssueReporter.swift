@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: test tools report failures nobody can catch (a stuck clock, an unexpected request) without trapping.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: silence, for tests and benchmarks that log but do not care.
 
 /// Drops every entry.

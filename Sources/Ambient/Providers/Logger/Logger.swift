@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: `print` and `NSLog` are singletons too: code logs through the ambient logger instead.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: `Timer.scheduledTimer` hands back something to invalidate; this is it, for the live

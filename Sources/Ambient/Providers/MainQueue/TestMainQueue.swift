@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: a main queue a `TestClock` drives. Each piece of work is a sleeper on the clock (so

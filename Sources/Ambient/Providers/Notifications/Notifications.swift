@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: `NotificationCenter.default` is one center for the whole process, so one test's

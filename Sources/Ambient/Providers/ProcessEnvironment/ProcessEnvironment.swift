@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: code reads `ProcessInfo.processInfo.environment`, its arguments and host name, and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a random source is shared by its copies: one stream behind one reference.
 
 /// What a ``RandomSource`` draws from.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: randomness is ambient too, so tests can make it reproducible.
 
 /// The ambient source of randomness, usable anywhere a `RandomNumberGenerator` is.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: a seeded generator that gives the same numbers on every platform and Swift version.
 
 /// A seeded, reproducible generator (SplitMix64): ``RandomSource/seeded(_:)``.

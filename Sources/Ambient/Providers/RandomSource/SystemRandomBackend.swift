@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 // Why: the live source is the system's generator.
 
 /// The system's generator: ``RandomSource/live``.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: code that formats dates reads `Locale.current`, `TimeZone.current` and

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: time-dependent code is tested by moving time, not by waiting: a clock only the test moves.

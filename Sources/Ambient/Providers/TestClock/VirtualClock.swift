@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: Apache-2.0
+
 import Foundation
 
 // Why: the test clock's time and sleepers, as a Swift.Clock that the ambient Clock wraps like any other.
