@@ -88,7 +88,8 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     public struct SandboxEscape: Error, Hashable, CustomStringConvertible {
         /// How the path would have left.
         public enum Reason: Sendable, Hashable {
-            /// An absolute path outside the sandbox's root.
+            /// An absolute path that does not start with the sandbox's root (as written: a
+            /// path that only reaches it through `..` counts as outside).
             case outsideRoot
             /// A `..` above the root.
             case parentOfRoot

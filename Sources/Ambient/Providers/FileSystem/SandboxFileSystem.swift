@@ -40,8 +40,10 @@ final class SandboxFileSystem: FileSystemBackend {
     func confine(_ path: String) throws(FileSystem.SandboxEscape) -> String {
         let relative: String
         if path.hasPrefix("/") {
-            let standardized = Self.lexicallyStandardized(path)
-            if let inside = Self.relative(standardized, to: root) ?? Self.relative(standardized, to: realRoot) {
+            // The path as written must start with the root: what follows is then walked as
+            // the kernel would walk it (a `..` after a link goes up from the link's target),
+            // never a tidied-up version of it. `/tmp/x/../sandbox/…` is refused outright.
+            if let inside = Self.relative(path, to: root) ?? Self.relative(path, to: realRoot) {
                 relative = inside
             } else {
                 throw FileSystem.SandboxEscape(path: path, root: root, reason: .outsideRoot)

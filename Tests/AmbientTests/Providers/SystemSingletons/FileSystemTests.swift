@@ -121,7 +121,7 @@ struct FileSystemTests {
             (upAndOver + "/precious", .parentOfRoot, { try sandbox.removeItem(atPath: upAndOver + "/precious") }),
             ("Documents/../../x", .parentOfRoot, { try sandbox.createDirectory(atPath: "Documents/../../x") }),
             (
-                "root/Documents/../../x", .outsideRoot,
+                "root/Documents/../../x", .parentOfRoot,
                 { try sandbox.write(Data("x".utf8), to: URL(fileURLWithPath: root + "/Documents/../../x")) }
             ),
             (
@@ -143,6 +143,15 @@ struct FileSystemTests {
             ),
             ("copy in", .outsideRoot, { try sandbox.copyItem(atPath: outside.file, toPath: "Documents/stolen") }),
             ("loop", .tooManyLinks, { _ = try sandbox.contentsOfDirectory(atPath: "loop") }),
+            // A `..` after a link goes up from the link's target, as the kernel walks it: out.
+            (
+                "out/../escaped", .symbolicLink(outside.directory),
+                { try sandbox.write(Data("x".utf8), to: URL(fileURLWithPath: root + "/out/../escaped")) }
+            ),
+            (
+                "relative out/../escaped", .symbolicLink(outside.directory),
+                { try sandbox.createDirectory(atPath: "out/../escaped") }
+            ),
         ]
         for (label, reason, attempt) in attempts {
             #expect(throws: FileSystem.SandboxEscape.self, "\(label)") { try attempt() }
@@ -159,6 +168,8 @@ struct FileSystemTests {
         #expect(try outside.isUntouched())
         #expect(!FileManager.default.fileExists(atPath: outside.directory + "/new-file"))
         #expect(!FileManager.default.fileExists(atPath: outside.directory + "/moved"))
+        let outsideParent = URL(fileURLWithPath: outside.directory).deletingLastPathComponent().path
+        #expect(!FileManager.default.fileExists(atPath: outsideParent + "/escaped"))
     }
 
     @Test func theCallsThatCannotThrowReportAnEscapeAndAnswerNothing() throws {
