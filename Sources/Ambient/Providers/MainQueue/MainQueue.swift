@@ -155,13 +155,12 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
         work: @escaping @MainActor @Sendable (Timer?) -> Void
     ) {
         let context = InjectionContext.current
-        let timerHandle = timer
         let bound: @MainActor @Sendable () -> Void = {
-            guard timerHandle?.isValid ?? true else { return }
-            context.run { work(timerHandle) }
+            guard timer?.isValid ?? true else { return }
+            context.run { work(timer) }
             // A timer that does not repeat invalidates itself once it has fired, as
             // Foundation's does.
-            if interval == nil { timerHandle?.invalidate() }
+            if interval == nil { timer?.invalidate() }
         }
         if let driver {
             driver.schedule(after: delay, repeating: interval, timer: timer, work: bound)

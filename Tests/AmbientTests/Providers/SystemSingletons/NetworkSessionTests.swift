@@ -51,11 +51,10 @@ struct NetworkTests {
     }
 
     @Test func anUnexpectedRequestIsReportedAtTheStubsLineAndAnsweredWithAnError() async throws {
-        let reports = Locked<[(String, Int)]>([])
-        let reporter = IssueReporter { message, location in reports.withLock { $0.append((message, location.line)) } }
+        let reports = Reports()
         let stubLine = #line + 1
         let stub = NetworkSession.stub([.get("https://api.example.com/hello", body: "hi")])
-        await withInjected(stub, reporter) {
+        await withInjected(stub, reports.reporter) {
             await #expect(throws: NetworkSession.UnexpectedRequest.self) {
                 try await NetworkSession.current.data(from: URL(string: "https://api.example.com/other?x=1")!)
             }
@@ -63,11 +62,11 @@ struct NetworkTests {
             let result = await fetchUser(7)
             #expect(throws: NetworkSession.UnexpectedRequest.self) { try result.get() }
         }
-        let messages = reports.get()
+        let messages = reports.messages
         #expect(messages.count == 2)
-        #expect(messages.allSatisfy { $0.1 == stubLine })
-        #expect(messages.first?.0.contains("unexpected request GET https://api.example.com/other?x=1") == true)
-        #expect(messages.first?.0.contains("GET https://api.example.com/hello") == true)
+        #expect(reports.lines == [stubLine, stubLine])
+        #expect(messages.first?.contains("unexpected request GET https://api.example.com/other?x=1") == true)
+        #expect(messages.first?.contains("GET https://api.example.com/hello") == true)
     }
 
     @Test func completionHandlersRunInTheScopeThatMadeTheTask() async throws {
@@ -88,7 +87,7 @@ struct NetworkTests {
 
     @Test func aHandlerStubAnswersEachRequestAsItComes() async throws {
         let attempts = Locked(0)
-        let reports = Locked<[String]>([])
+        let reports = Reports()
         let flaky = NetworkSession.stub { request in
             guard request.url?.host == "api.example.com" else { return nil }
             let attempt = attempts.withLock { count -> Int in
@@ -98,7 +97,7 @@ struct NetworkTests {
             return .response(status: attempt == 1 ? 503 : 200, headers: [:], body: Data("attempt \(attempt)".utf8))
         }
         #expect(flaky.description == "NetworkSession.stub(answering:)")
-        try await withInjected(flaky, IssueReporter { message, _ in reports.withLock { $0.append(message) } }) {
+        try await withInjected(flaky, reports.reporter) {
             () async throws in
             let (_, first) = try await NetworkSession.current.data(from: URL(string: "https://api.example.com/a")!)
             #expect((first as? HTTPURLResponse)?.statusCode == 503)
@@ -107,8 +106,8 @@ struct NetworkTests {
                 try await NetworkSession.current.data(from: URL(string: "https://elsewhere.example.org/")!)
             }
         }
-        #expect(reports.get().count == 1)
-        #expect(reports.get().first?.contains("(a handler, which answered nil)") == true)
+        #expect(reports.messages.count == 1)
+        #expect(reports.messages.first?.contains("(a handler, which answered nil)") == true)
         #expect(flaky.requests.count == 3)
     }
 
