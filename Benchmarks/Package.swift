@@ -32,7 +32,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "InstructionCount",
-            dependencies: ["CarryingFixtures", .product(name: "Ambient", package: "Ambient")]
+            dependencies: [
+                "CarryingFixtures",
+                .product(name: "Ambient", package: "Ambient"),
+                // The "breadth" rows' swift-dependencies columns.
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ]
         ),
         .executableTarget(
             name: "ScaleCheck",

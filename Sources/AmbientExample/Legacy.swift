@@ -7,6 +7,8 @@ import Ambient
 import Dispatch
 import Foundation
 
+// Why: the example must look like the code users bring: globals read deep inside.
+
 extension Defaults.Key<Int> {
     /// The last reminder id handed out.
     static var currentReminderId: Self { Self("ambient-demo.currentReminderId", default: 0) }

@@ -7,6 +7,8 @@
 import Ambient
 import Foundation
 
+// Why: the README's first command shows what Ambient does, live beside injected.
+
 let arguments = Set(CommandLine.arguments.dropFirst())
 let known: Set<String> = ["--help", "-h", "--live-only", "--injected-only", "--no-bench"]
 if !arguments.isSubset(of: known) || arguments.contains("--help") || arguments.contains("-h") {

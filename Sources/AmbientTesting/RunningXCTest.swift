@@ -8,6 +8,8 @@ import Foundation
 import Testing
 import XCTest
 
+// Why: a report must fail the XCTest case that is running, which only AmbientTesting can see.
+
 /// Follows which XCTest test case is running, from XCTest's own observation: added when a
 /// program that links AmbientTesting loads (`_AmbientTestingShims`), before any test runs.
 final class RunningXCTest: NSObject, XCTestObservation, @unchecked Sendable {

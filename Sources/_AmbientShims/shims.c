@@ -38,6 +38,7 @@
 #include "_AmbientShims.h"
 
 uint32_t _ambient_flags = 0;
+const void *const _ambient_empty_leaf[16] = {0};
 const void *_ambient_binding_key = 0;
 _Thread_local void *_ambient_spare AMBIENT_TLS_MODEL = 0;
 _Thread_local int _ambient_spare_tracked AMBIENT_TLS_MODEL = 0;

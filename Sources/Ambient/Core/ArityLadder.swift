@@ -12,15 +12,16 @@
 // |---|---|
 // | `withInjected(_:operation:)`, sync and async | `Injection.swift` |
 // | `InjectionContext.injecting(_:)` | `InjectionContext.swift` |
-// | `InjectionContext._endScope(_:)` | `_endScope()`, `InjectionContext.swift` |
-// | `ContextStorage.make(one:/two:/three:over:)`, each beside its `empty` | `make(_:over:)`, `empty()`, `ContextStorage.swift` |
+// | `InjectionContext._enterScope(_:)` | `_enterScope(_:)`, `ContextStorage+Making.swift` |
+// | `InjectionContext._endScope(_:)` | `_endScope()`, `ContextStorage+Recycling.swift` |
+// | `ContextStorage.make(one:/two:/three:over:)`, each beside its `empty` | `make(_:over:)`, `ContextStorage+Making.swift`; `empty()`, `ContextStorage+Recycling.swift` |
 //
 // They exist only for speed: the compiler does not yet specialise the generic calls made
 // inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic forms go through
 // unspecialised metadata for every value (the Performance article's "spelled-out
 // overloads" row: 66 ns against 100 ns for one value, 86 against 244 for three). Each
-// `make` writes its values last argument first and its `empty` destroys them from the same
-// slots (each slot's type checked in debug builds), so the two sit side by side.
+// `make` writes its values in argument order and its `empty` destroys them from the same
+// entries (each slot's type checked in debug builds), so the two sit side by side.
 //
 // Deleting the ladder, the day the compiler specialises packs:
 // 1. `Benchmarks/run --filter 'scope: withInjected.*'`: the rows "scope: withInjected
@@ -47,7 +48,7 @@ public func withInjected<V: Injectable, R, Failure: Error>(
     _ value: V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(value)._runScope(body) { $0._endScope(V.self) }
+    try InjectionContext._enterScope(value)._runScope(body) { $0._endScope(V.self) }
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
@@ -60,7 +61,7 @@ public func withInjected<V: Injectable, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(value)
+    var scope = InjectionContext._enterScope(value)
     defer { scope._endScope(V.self) }
     return try await scope.run(isolation: isolation, body)
 }
@@ -74,7 +75,7 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     _ b: B,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(a, b)._runScope(body) { $0._endScope(A.self, B.self) }
+    try InjectionContext._enterScope(a, b)._runScope(body) { $0._endScope(A.self, B.self) }
 }
 
 /// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
@@ -87,7 +88,7 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(a, b)
+    var scope = InjectionContext._enterScope(a, b)
     defer { scope._endScope(A.self, B.self) }
     return try await scope.run(isolation: isolation, body)
 }
@@ -102,7 +103,7 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
     _ c: C,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(a, b, c)._runScope(body) { $0._endScope(A.self, B.self, C.self) }
+    try InjectionContext._enterScope(a, b, c)._runScope(body) { $0._endScope(A.self, B.self, C.self) }
 }
 
 /// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
@@ -116,18 +117,36 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(a, b, c)
+    var scope = InjectionContext._enterScope(a, b, c)
     defer { scope._endScope(A.self, B.self, C.self) }
     return try await scope.run(isolation: isolation, body)
 }
 
 extension InjectionContext {
+    /// `_enterScope` for one value (specialised).
+    @inlinable
+    static func _enterScope<V: Injectable>(_ value: V) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(one: value, over: Binding.currentStorage()))
+    }
+
+    /// `_enterScope` for two values (specialised).
+    @inlinable
+    static func _enterScope<A: Injectable, B: Injectable>(_ a: A, _ b: B) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(two: a, b, over: Binding.currentStorage()))
+    }
+
+    /// `_enterScope` for three values (specialised).
+    @inlinable
+    static func _enterScope<A: Injectable, B: Injectable, C: Injectable>(_ a: A, _ b: B, _ c: C) -> InjectionContext {
+        InjectionContext(storage: ContextStorage.make(three: a, b, c, over: Binding.currentStorage()))
+    }
+
     /// This context with `value` injected on top (a faster form of the variadic
     /// `injecting`, chosen automatically for one value).
     @_documentation(visibility: internal)
     @inlinable
     public func injecting<V: Injectable>(_ value: V) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(one: value, over: storage))
+        InjectionContext(storage: ContextStorage.make(one: value, over: unretainedStorage))
     }
 
     /// This context with `a` and `b` injected on top (a faster form of the variadic
@@ -135,7 +154,7 @@ extension InjectionContext {
     @_documentation(visibility: internal)
     @inlinable
     public func injecting<A: Injectable, B: Injectable>(_ a: A, _ b: B) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(two: a, b, over: storage))
+        InjectionContext(storage: ContextStorage.make(two: a, b, over: unretainedStorage))
     }
 
     /// This context with `a`, `b` and `c` injected on top (a faster form of the variadic
@@ -145,7 +164,7 @@ extension InjectionContext {
     public func injecting<A: Injectable, B: Injectable, C: Injectable>(
         _ a: A, _ b: B, _ c: C
     ) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(three: a, b, c, over: storage))
+        InjectionContext(storage: ContextStorage.make(three: a, b, c, over: unretainedStorage))
     }
 
     /// `_endScope()` for a scope that injected one `V` (specialised).
@@ -170,25 +189,15 @@ extension InjectionContext {
 extension ContextStorage {
     /// A new storage holding `value` on top of `parent`'s.
     @inlinable
-    static func make<V: Injectable>(one value: V, over parent: ContextStorage?) -> ContextStorage {
-        make(
-            owned: 1,
-            bytes: reservation(for: V.self),
-            over: parent,
-            reinjects: { ObjectIdentifier($0) == ObjectIdentifier(V.self) },
-            place: { slots, cursor in
-                var index = 1
-                storeValue(value, in: slots, at: &index, bytes: &cursor)
-            }
-        )
+    static func make<V: Injectable>(one value: V, over parent: Unmanaged<ContextStorage>?) -> ContextStorage {
+        let copies = parent?._withUnsafeGuaranteedRef { $0.entries(before: V.self) } ?? 0
+        return make(owned: 1, bytes: reservation(for: V.self), copies: copies, over: parent) { $0.insert(value) }
     }
 
     /// `empty()` for a storage made by `make(one:over:)` with a `V`.
     @inlinable
     func empty<V: Injectable>(_: V.Type) {
-        withUnsafeMutablePointerToElements { slots in
-            Self.destroyValue(V.self, of: slots[0])
-        }
+        withOwnedSlots { slots in Self.destroyValue(V.self, of: slots[0]) }
         emptied()
     }
 
@@ -196,26 +205,24 @@ extension ContextStorage {
     /// Labelled, as `three:` is: unlabelled, the variadic `make` (which returns an optional,
     /// as `InjectionContext(storage:)` takes) would win overload resolution.
     @inlinable
-    static func make<A: Injectable, B: Injectable>(two a: A, _ b: B, over parent: ContextStorage?) -> ContextStorage {
-        make(
-            owned: 2,
-            bytes: reservation(for: A.self) + reservation(for: B.self),
-            over: parent,
-            reinjects: { isAmong($0, A.self, B.self) },
-            place: { slots, cursor in
-                var index = 2
-                storeValue(a, in: slots, at: &index, bytes: &cursor)
-                storeValue(b, in: slots, at: &index, bytes: &cursor)
-            }
-        )
+    static func make<A: Injectable, B: Injectable>(
+        two a: A, _ b: B, over parent: Unmanaged<ContextStorage>?
+    ) -> ContextStorage {
+        let copies =
+            parent?._withUnsafeGuaranteedRef { $0.entries(before: A.self) &+ $0.entries(before: B.self) } ?? 0
+        let bytes = reservation(for: A.self) &+ reservation(for: B.self)
+        return make(owned: 2, bytes: bytes, copies: copies, over: parent) { writer in
+            writer.insert(a)
+            writer.insert(b)
+        }
     }
 
     /// `empty()` for a storage made by `make(two:_:over:)` with an `A` and a `B`.
     @inlinable
     func empty<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
-        withUnsafeMutablePointerToElements { slots in
-            Self.destroyValue(B.self, of: slots[0])  // last argument first
-            Self.destroyValue(A.self, of: slots[1])
+        withOwnedSlots { slots in
+            Self.destroyValue(A.self, of: slots[0])  // argument order
+            Self.destroyValue(B.self, of: slots[1])
         }
         emptied()
     }
@@ -223,29 +230,27 @@ extension ContextStorage {
     /// A new storage holding `a`, `b` and `c` on top of `parent`'s (specialised).
     @inlinable
     static func make<A: Injectable, B: Injectable, C: Injectable>(
-        three a: A, _ b: B, _ c: C, over parent: ContextStorage?
+        three a: A, _ b: B, _ c: C, over parent: Unmanaged<ContextStorage>?
     ) -> ContextStorage {
-        make(
-            owned: 3,
-            bytes: reservation(for: A.self) + reservation(for: B.self) + reservation(for: C.self),
-            over: parent,
-            reinjects: { isAmong($0, A.self, B.self, C.self) },
-            place: { slots, cursor in
-                var index = 3
-                storeValue(a, in: slots, at: &index, bytes: &cursor)
-                storeValue(b, in: slots, at: &index, bytes: &cursor)
-                storeValue(c, in: slots, at: &index, bytes: &cursor)
-            }
-        )
+        let copies =
+            parent?._withUnsafeGuaranteedRef {
+                $0.entries(before: A.self) &+ $0.entries(before: B.self) &+ $0.entries(before: C.self)
+            } ?? 0
+        let bytes = reservation(for: A.self) &+ reservation(for: B.self) &+ reservation(for: C.self)
+        return make(owned: 3, bytes: bytes, copies: copies, over: parent) { writer in
+            writer.insert(a)
+            writer.insert(b)
+            writer.insert(c)
+        }
     }
 
     /// `empty()` for a storage made by `make(three:_:_:over:)` with an `A`, a `B` and a `C`.
     @inlinable
     func empty<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
-        withUnsafeMutablePointerToElements { slots in
-            Self.destroyValue(C.self, of: slots[0])  // last argument first
+        withOwnedSlots { slots in
+            Self.destroyValue(A.self, of: slots[0])  // argument order
             Self.destroyValue(B.self, of: slots[1])
-            Self.destroyValue(A.self, of: slots[2])
+            Self.destroyValue(C.self, of: slots[2])
         }
         emptied()
     }

@@ -2,6 +2,8 @@
 
 import _AmbientShims
 
+// Why: one task-local carries every scope's values, and only this file touches it (scope stage 2: bind, run).
+
 // The binding: how a context becomes current, and how a read finds it
 // ===================================================================
 //
@@ -86,6 +88,17 @@ enum Binding {
             let object = item.load(as: UnsafeRawPointer?.self)
         else { return nil }
         return Unmanaged<ContextStorage>.fromOpaque(object)
+    }
+
+    /// The storage of ``InjectionContext/current``, unretained: what a new scope is made on
+    /// top of (ContextStorage+Making.swift), with no retain/release pair. Valid while the
+    /// binding is, which for the running code is at least until it returns.
+    @inlinable
+    static func currentStorage() -> Unmanaged<ContextStorage>? {
+        let flags = _ambient_flags_load()
+        if flags & RuntimeFlags.bound != 0 { return boundStorage() }
+        if flags & RuntimeFlags.publicRead != 0 { return boundStorageThroughGet() }
+        return nil
     }
 
     /// `boundStorage()` through the public `TaskLocal.get()`: what reads use when the first

@@ -1,36 +1,29 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Building a context from values made one at a time, some of which may fail to be made (a
-// receiver decoding carried fields): one storage for all of them, where injecting them one by
-// one would make a storage per value.
+// Why: a receiver decoding carried fields makes values one at a time, some failing: one
+// storage for all of them, where injecting them one by one would make a storage per value.
 
 /// Stores values, each of a different type, into one new storage: at most `capacity` of
 /// them, of the types whose room ``InjectionContext/building(room:_:)`` reserved.
 struct ContextBuilder: ~Copyable {
-    private let slots: UnsafeMutablePointer<ContextSlot>
+    private let writer: UnsafeMutablePointer<ContextWriter>
     private let capacity: Int
-    private var cursor: UnsafeMutableRawPointer
-    private let end: UnsafeMutableRawPointer
-    /// How many values were stored: in slots `capacity - stored ..< capacity`.
-    private(set) var stored = 0
 
-    fileprivate init(
-        slots: UnsafeMutablePointer<ContextSlot>, capacity: Int, cursor: UnsafeMutableRawPointer, bytes: Int
-    ) {
-        self.slots = slots
+    fileprivate init(writer: UnsafeMutablePointer<ContextWriter>, capacity: Int) {
+        self.writer = writer
         self.capacity = capacity
-        self.cursor = cursor
-        self.end = cursor + bytes
     }
+
+    /// How many values were stored.
+    var stored: Int { writer.pointee.stored }
 
     /// Stores `value`; a later value of the same type would be found first.
     mutating func store<V: Injectable>(_ value: V) {
         precondition(
-            stored < capacity && cursor.alignedUp(for: V.self) + MemoryLayout<V>.size <= end,
+            writer.pointee.stored < capacity
+                && writer.pointee.values.alignedUp(for: V.self) + MemoryLayout<V>.size <= writer.pointee.end,
             "ContextBuilder: no room reserved for a \(V.self)")
-        var index = capacity - stored
-        ContextStorage.storeValue(value, in: slots, at: &index, bytes: &cursor)
-        stored += 1
+        writer.pointee.insert(value)
     }
 }
 
@@ -50,22 +43,12 @@ extension InjectionContext {
     {
         guard room.values > 0 else { return InjectionContext() }
         var stored = 0
-        let storage = ContextStorage.make(
-            owned: room.values, bytes: room.bytes, over: nil, reinjects: { _ in false },
-            place: { slots, cursor in
-                var builder = ContextBuilder(slots: slots, capacity: room.values, cursor: cursor, bytes: room.bytes)
+        let storage = ContextStorage.make(owned: room.values, bytes: room.bytes, copies: 0, over: nil) { writer in
+            withUnsafeMutablePointer(to: &writer) { pointer in
+                var builder = ContextBuilder(writer: pointer, capacity: room.values)
                 build(&builder)
                 stored = builder.stored
-                // What was stored sits at the top of the slots: move it to the bottom, where
-                // lookups start (slots are a type and an address: trivial to move).
-                if stored < room.values {
-                    UnsafeMutableRawPointer(slots).copyMemory(
-                        from: slots + (room.values - stored), byteCount: stored * MemoryLayout<ContextSlot>.stride)
-                }
-            })
-        storage.withUnsafeMutablePointerToHeader { header in
-            header.pointee.count = stored
-            header.pointee.ownedCount = stored
+            }
         }
         return stored == 0 ? InjectionContext() : InjectionContext(storage: storage)
     }

@@ -36,7 +36,10 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current.injecting(repeat each values)._runScope(body) { $0._endScope() }
+    // The scope path, in three stages, each in its own file: enter (make the scope's
+    // storage: ContextStorage+Making.swift), bind and run (Binding.swift), end (recycle the
+    // storage: ContextStorage+Recycling.swift). The async form shares the first and last.
+    try InjectionContext._enterScope(repeat each values)._runScope(body) { $0._endScope() }
 }
 
 /// Runs the asynchronous `body` with `values` current, in this task and every child task
@@ -65,7 +68,7 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext.current.injecting(repeat each values)
+    var scope = InjectionContext._enterScope(repeat each values)
     defer { scope._endScope() }
     return try await scope.run(isolation: isolation, body)
 }

@@ -28,11 +28,10 @@ public struct InjectionContext: Sendable {
     @usableFromInline
     nonisolated(unsafe) var storage: ContextStorage?
 
-    /// Ends the scope that made this context (`withInjected`): its storage goes back to
-    /// the thread's cache when nothing else references it (ContextStorage+Recycling.swift).
+    /// `storage`, unretained: for a storage made on top of it while this context holds it.
     @inlinable
-    mutating func _endScope() {
-        ContextStorage.recycle(&storage) { $0.empty() }
+    var unretainedStorage: Unmanaged<ContextStorage>? {
+        storage.map { Unmanaged.passUnretained($0) }
     }
 
     /// The empty context: nothing injected, every value at its default.
@@ -55,7 +54,7 @@ public struct InjectionContext: Sendable {
     /// ```
     @inlinable
     public func injecting<each V: Injectable>(_ values: repeat each V) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(repeat each values, over: storage))
+        InjectionContext(storage: ContextStorage.make(repeat each values, over: unretainedStorage))
     }
 
     // The one-, two- and three-value forms of `injecting` are in ArityLadder.swift.

@@ -2,6 +2,8 @@
 
 import _AmbientShims
 
+// Why: legacy threads nobody can wrap still need a test's values, without a lock on the read.
+
 // The process-wide scope: how its values reach threads nobody wrapped, without a lock
 // ===================================================================================
 //
@@ -83,7 +85,7 @@ public func withInjectedProcessWide<each V: Injectable, R, Failure: Error>(
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
     let level = ProcessWide.enterBlocking { parent in
-        ContextStorage.make(repeat each values, over: parent)
+        ContextStorage.make(repeat each values, over: parent.map(Unmanaged.passUnretained))
     }
     defer { ProcessWide.exit(level) }
     let context = ProcessWide.bodyContext(for: level)
@@ -111,7 +113,7 @@ public func withInjectedProcessWide<each V: Injectable, R, Failure: Error>(
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
     let level = await ProcessWide.enterSuspending(isolation: isolation) { parent in
-        ContextStorage.make(repeat each values, over: parent)
+        ContextStorage.make(repeat each values, over: parent.map(Unmanaged.passUnretained))
     }
     defer { ProcessWide.exit(level) }
     let context = ProcessWide.bodyContext(for: level)

@@ -4,6 +4,8 @@
 // through AmbientTesting's entry point, when the program links AmbientTesting.
 import _AmbientShims
 
+// Why: a report fails the running test without Ambient linking a test framework.
+
 /// Records reports as failures of the running test through AmbientTesting
 /// (`ambient_testing_record_issue`), found in the program when it links AmbientTesting.
 enum RunningTest {

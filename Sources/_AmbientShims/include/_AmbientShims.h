@@ -54,6 +54,16 @@ static inline __attribute__((always_inline)) void _ambient_binding_key_store(con
     __atomic_store_n(&_ambient_binding_key, key, __ATOMIC_RELEASE);
 }
 
+/// The context index's empty leaf (ContextStorage.swift): 16 null words. Every word of a
+/// storage's root that no injected type's bucket needed points here, so a lookup loads a
+/// leaf and a bucket without first testing for a missing leaf, and a scope copies a leaf
+/// without a branch.
+extern const void *_Nullable const _ambient_empty_leaf[16];
+
+static inline __attribute__((always_inline)) const void *_Nonnull _ambient_empty_leaf_address(void) {
+    return _ambient_empty_leaf;
+}
+
 /// Each thread's spare scope storage (a retained `ContextStorage`, or NULL): the storage of
 /// the thread's last `withInjected` scope, emptied, for the next scope to reuse instead of
 /// allocating (ContextStorage+Recycling.swift). A thread-local because Swift has none that

@@ -125,8 +125,8 @@ enum GeneratedValue: CustomStringConvertible {
 /// A seeded generator of keys and values (the round-trip tests' SplitMix64, so a seed
 /// replays exactly).
 struct Generator {
-    var random: PropertyListRoundTripTests.SplitMix
-    init(seed: UInt64) { random = PropertyListRoundTripTests.SplitMix(state: seed) }
+    var random: SplitMix
+    init(seed: UInt64) { random = SplitMix(state: seed) }
 
     mutating func next() -> UInt64 { random.next() }
 

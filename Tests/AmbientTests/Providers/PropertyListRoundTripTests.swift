@@ -9,18 +9,6 @@ import Testing
 /// the in-memory store and a `UserDefaults` suite, each comes back equal.
 @Suite("PropertyList: random round trips")
 struct PropertyListRoundTripTests {
-    /// SplitMix64: a seeded generator, so a failure names a seed that reproduces it.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// A random value and the Foundation form legacy code would hand over for it.
     static func randomValue(depth: Int, using random: inout SplitMix) -> (PropertyList, Any) {
         let wrap = Bool.random(using: &random)

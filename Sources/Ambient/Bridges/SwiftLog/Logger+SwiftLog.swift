@@ -3,6 +3,8 @@
 #if SwiftLog
 import Logging
 
+// Why: an app that logs through swift-log gets Ambient's entries there, levels and metadata intact.
+
 // Level and metadata mapping between Ambient's `Logger` and swift-log's, and the loggers
 // that send Ambient's entries to swift-log. The other way is `AmbientLogHandler`.
 

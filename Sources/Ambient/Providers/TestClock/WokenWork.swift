@@ -3,6 +3,8 @@
 import Dispatch
 import Foundation
 
+// Why: advancing a test clock must not move time again before the work it woke has run.
+
 // How a TestClock knows that the work it woke has settled
 // =======================================================
 //
