@@ -30,12 +30,21 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Contexts of K ambient types, and their raw and swift-dependencies counterparts:
+        // the "breadth" rows of both.
+        .target(
+            name: "BreadthFixtures",
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ]
+        ),
         .executableTarget(
             name: "InstructionCount",
             dependencies: [
+                "BreadthFixtures",
                 "CarryingFixtures",
                 .product(name: "Ambient", package: "Ambient"),
-                // The "breadth" rows' swift-dependencies columns.
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ]
         ),
@@ -55,6 +64,7 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
+                "BreadthFixtures",
                 "CarryingFixtures",
             ],
             path: "Benchmarks/AmbientBenchmarks",

@@ -311,6 +311,7 @@ let benchmarks: @Sendable () -> Void = {
 
     registerBridgeBenchmarks(configuration: kilo)
     registerCarryingBenchmarks(configuration: kilo)
+    registerBreadthBenchmarks(kilo: kilo)
 
     // MARK: - Scale: N readers at once, each inside its own scope
 

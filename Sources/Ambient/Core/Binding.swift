@@ -82,8 +82,10 @@ enum Binding {
     /// and says the borrowed read passed its self-check).
     @inlinable
     static func boundStorage() -> Unmanaged<ContextStorage>? {
-        guard let key = _ambient_binding_key_load(),
-            let item = _ambientTaskLocalValueGet(key: key),
+        // The key is published (release) before `bound` is set, and every caller has loaded
+        // the flags (acquire) and seen `bound`: it is there, so no test for `nil`.
+        let key = _ambient_binding_key_load().unsafelyUnwrapped
+        guard let item = _ambientTaskLocalValueGet(key: key),
             // An `InjectionContext` is exactly one optional reference (`borrowedReadWorks`).
             let object = item.load(as: UnsafeRawPointer?.self)
         else { return nil }
