@@ -164,6 +164,34 @@ struct ContextIndexTests {
         #expect(sizes.allSatisfy { $0 <= bound }, "\(sizes) against \(bound)")
     }
 
+    /// The memory figures the Performance article quotes ("Memory"), on a 64-bit platform:
+    /// a context of K types bound in nested scopes of 4 (as the breadth rows bind it), and
+    /// one more 1-value scope of a new type inside it. Printed, and checked: the article stays
+    /// true. (Bytes asked of the allocator, which may round them up.)
+    @Test func memoryByBreadth() throws {
+        try #require(MemoryLayout<Int>.size == 8)
+        let types = probeTypes(65)
+        var rows: [(k: Int, context: Int, scope: Int)] = []
+        for k in [1, 4, 16, 64] {
+            _ = StorageCache.take(capacity: 0)  // no spare: every scope below allocates
+            func nest(_ from: Int) {
+                guard from < k else {
+                    let context = InjectionContext.current.storage!.chainFootprint
+                    withInjectedAll([make(types[64], -1)]) {  // a type not in the context
+                        rows.append((k, context, InjectionContext.current.storage!.footprint))
+                    }
+                    return
+                }
+                let chunk = (from..<min(from + 4, k)).map { make(types[$0], $0) }
+                withInjectedAll(chunk) { nest(from + chunk.count) }
+            }
+            nest(0)
+        }
+        print(rows.map { "| \($0.k) | \($0.context) | \($0.scope) |" }.joined(separator: "\n"))
+        #expect(rows.map(\.context) == [360, 888, 3552, 14208])
+        #expect(rows.map(\.scope) == [360, 360, 360, 360])
+    }
+
     /// The spelled-out forms destroy what they stored, in argument order, when a scope ends
     /// (a class value's deinit runs at the end of the scope).
     @Test func scopeEndDestroysEveryValueOnce() {

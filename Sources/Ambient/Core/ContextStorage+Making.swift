@@ -139,6 +139,17 @@ extension ContextStorage {
     /// The bytes this storage takes (see ``footprint(words:)``).
     var footprint: Int { Self.footprint(words: roomInTail) }
 
+    /// The bytes this storage and every ancestor it keeps alive take: what a context holds.
+    var chainFootprint: Int {
+        var total = 0
+        var storage: ContextStorage? = self
+        while let current = storage {
+            total &+= current.footprint
+            storage = current.withUnsafeMutablePointerToHeader { $0.pointee.parent }
+        }
+        return total
+    }
+
     /// The room to reserve for a `V`: one value's bytes (its size plus the worst-case
     /// padding to align it), and the entries of its bucket in `parent` that inserting it may
     /// copy (those before an entry of `V`'s type: none unless another type shares `V`'s
