@@ -40,9 +40,25 @@ func consume<T>(_ value: T) {
 
 let raw = TaskLocal<Stamp>(wrappedValue: Stamp(id: 0))
 
+/// The floor of a never-injected read: a global `let` of the same type.
+let globalStamp = Stamp(id: 0)
+
+/// Where `sink` writes: a side effect the optimizer must keep.
+nonisolated(unsafe) var sunk = 0
+
+/// A sink the optimizer cannot drop, so a loop of global reads is not deleted: the floor and
+/// the read it is the floor of both hand it their value and the loop's index (so both loops
+/// keep the same shape).
+@inline(never)
+func sink(_ value: Stamp, _ index: Int) { sunk = value.id &+ index }
+
 /// The cases, each a loop of `count` operations. Synchronous ones run on the main thread,
 /// outside any task (the thread path); `async` ones in a detached task.
 let cases: [String: (Int) -> Void] = [
+    "floor: global let read": { count in for index in 0..<count { sink(globalStamp, index) } },
+    "read: never injected, into the same sink": { count in
+        for index in 0..<count { sink(Stamp.current, index) }
+    },
     "read: never injected": { count in for _ in 0..<count { consume(Stamp.current) } },
     // Issue 29: the providers' reads when never injected, beside Clock's.
     "read: never injected, Clock": { count in for _ in 0..<count { consume(Clock.current) } },

@@ -11,9 +11,10 @@ import _AmbientShims
 // itself, its key in the runtime's storage, the borrowed read that `current` uses, and the
 // public ways in and out (`InjectionContext.current`, `run`, `bind`).
 //
-// - A scope binds ONE value, an `InjectionContext` (one optional reference to an immutable,
-//   flattened `ContextStorage`), with `TaskLocal.withValue`: the runtime pushes it on
-//   entry and pops it on exit, whatever way the body leaves. Nothing is restored by hand.
+// - A scope binds ONE value, an `InjectionContext` (one optional reference to an immutable
+//   `ContextStorage`, a hashed index shared with its parent's), with `TaskLocal.withValue`:
+//   the runtime pushes it on entry and pops it on exit, whatever way the body leaves.
+//   Nothing is restored by hand.
 // - Outside any task the runtime keeps the same binding per thread; that is Ambient's
 //   thread-local half, with no code of its own.
 // - A read (`AmbientValue.current`) does not call `TaskLocal.get()`, which is generic,

@@ -23,7 +23,7 @@
 /// values it holds alive for as long as it exists. How one becomes current, and how a read
 /// finds it, is in Binding.swift.
 public struct InjectionContext: Sendable {
-    /// The flattened values; `nil` for the empty context. `nonisolated(unsafe)`: the
+    /// The values, indexed (ContextStorage.swift); `nil` for the empty context. `nonisolated(unsafe)`: the
     /// storage is immutable and holds only `Sendable` values (see `ContextStorage`).
     @usableFromInline
     nonisolated(unsafe) var storage: ContextStorage?

@@ -10,7 +10,7 @@ import _AmbientShims
 // Entering and leaving are rare and take a lock (`ProcessWide.lock`): they keep the
 // stack of active levels and the queue of scopes waiting for their turn. Reads are common,
 // on every thread at once, and take no lock: they follow one pointer to an immutable
-// `Snapshot` (the innermost level's flattened values and the tokens of every active
+// `Snapshot` (the innermost level's values and the tokens of every active
 // level), published with an atomic exchange each time the stack changes.
 //
 // Reclamation uses hazard pointers (in C, `_ambient_pw_*`): before reading a snapshot, a
