@@ -93,9 +93,10 @@ enum Binding {
         return Unmanaged<ContextStorage>.fromOpaque(object)
     }
 
-    /// The storage of ``InjectionContext/current``, unretained: what a new scope is made on
-    /// top of (ContextStorage+Making.swift), with no retain/release pair. Valid while the
-    /// binding is, which for the running code is at least until it returns.
+    /// The storage of ``InjectionContext/current``, unretained: what `current` retains, and
+    /// what a new scope is made on top of (ContextStorage+Making.swift) with no retain/release
+    /// pair. Valid while the binding is, which for the running code is at least until it
+    /// returns. Nothing bound yet: `nil`; the self-check failed: through `TaskLocal.get()`.
     @inlinable
     static func currentStorage() -> Unmanaged<ContextStorage>? {
         let flags = _ambient_flags_load()
@@ -112,15 +113,6 @@ enum Binding {
     @inline(never)
     static func boundStorageThroughGet() -> Unmanaged<ContextStorage>? {
         taskLocal.get().storage.map { Unmanaged.passUnretained($0) }
-    }
-
-    /// `InjectionContext.current` where the borrowed read is not used: nothing bound yet (the
-    /// empty context), or the self-check failed (`TaskLocal.get()`). Out of line: rare.
-    @usableFromInline
-    @inline(never)
-    static func contextWithoutBorrowing(flags: UInt32) -> InjectionContext {
-        guard flags & RuntimeFlags.publicRead != 0 else { return InjectionContext() }
-        return InjectionContext(storage: boundStorageThroughGet()?.takeUnretainedValue())
     }
 
     /// Whether the runtime's borrowed read finds what `TaskLocal.get()` finds: binds a
@@ -159,10 +151,7 @@ extension InjectionContext {
     /// looked up where the context is used, not where it was captured.
     @inlinable
     public static var current: InjectionContext {
-        let flags = _ambient_flags_load()
-        guard flags & RuntimeFlags.bound != 0 else { return Binding.contextWithoutBorrowing(flags: flags) }
-        guard let bound = Binding.boundStorage() else { return InjectionContext() }
-        return InjectionContext(storage: bound.takeUnretainedValue())
+        InjectionContext(storage: Binding.currentStorage()?.takeUnretainedValue())
     }
 
     /// Runs `body` inside this context: the values it holds are current, exactly as they

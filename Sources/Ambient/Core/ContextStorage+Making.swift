@@ -173,18 +173,14 @@ extension ContextStorage {
     /// How many entries precede `V`'s in its bucket; 0 when `V` has none.
     @inlinable
     func entries<V: Injectable>(before _: V.Type) -> Int {
-        withUnsafeMutablePointerToElements { tail in
-            let key = ObjectIdentifier(V.self)
-            let bucket = ContextIndex.bucket(of: key)
-            let leaf = UnsafeRawPointer(tail).load(fromByteOffset: bucket.root, as: UnsafeRawPointer.self)
-            var entry = leaf.load(fromByteOffset: bucket.leaf, as: UnsafePointer<ContextSlot>?.self)
-            var before = 0
-            while let found = entry {
-                if ObjectIdentifier(found.pointee.type) == key { return before }
-                before &+= 1
-                entry = found.pointee.next
-            }
-            return 0
+        let key = ObjectIdentifier(V.self)
+        var entry = firstEntry(of: key)
+        var before = 0
+        while let found = entry {
+            if ObjectIdentifier(found.pointee.type) == key { return before }
+            before &+= 1
+            entry = found.pointee.next
         }
+        return 0
     }
 }

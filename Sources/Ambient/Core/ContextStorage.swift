@@ -54,6 +54,19 @@ struct ContextSlot {
     }
 }
 
+extension ContextSlot {
+    /// The entry of `key`'s type in the chain starting at `first`, if any.
+    @inlinable
+    static func find(_ key: ObjectIdentifier, from first: UnsafePointer<ContextSlot>?) -> UnsafePointer<ContextSlot>? {
+        var entry = first
+        while let found = entry {
+            if ObjectIdentifier(found.pointee.type) == key { return found }
+            entry = found.pointee.next
+        }
+        return nil
+    }
+}
+
 /// The header of a ``ContextStorage``.
 @usableFromInline
 struct ContextHeader {
@@ -134,16 +147,18 @@ final class ContextStorage: ManagedBuffer<ContextHeader, UInt> {
     /// leaf's, then the chain (one entry, nearly always).
     @inlinable
     func address<V: Injectable>(of _: V.Type) -> UnsafeRawPointer? {
+        let key = ObjectIdentifier(V.self)
+        return ContextSlot.find(key, from: firstEntry(of: key))?.pointee.value
+    }
+
+    /// The first entry of `key`'s bucket, if any: the root's word for the bucket, then the
+    /// leaf's.
+    @inlinable
+    func firstEntry(of key: ObjectIdentifier) -> UnsafePointer<ContextSlot>? {
         withUnsafeMutablePointerToElements { tail in
-            let key = ObjectIdentifier(V.self)
             let bucket = ContextIndex.bucket(of: key)
             let leaf = UnsafeRawPointer(tail).load(fromByteOffset: bucket.root, as: UnsafeRawPointer.self)
-            var entry = leaf.load(fromByteOffset: bucket.leaf, as: UnsafePointer<ContextSlot>?.self)
-            while let found = entry {
-                if ObjectIdentifier(found.pointee.type) == key { return found.pointee.value }
-                entry = found.pointee.next
-            }
-            return nil
+            return leaf.load(fromByteOffset: bucket.leaf, as: UnsafePointer<ContextSlot>?.self)
         }
     }
 

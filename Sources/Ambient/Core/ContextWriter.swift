@@ -61,7 +61,7 @@ struct ContextWriter: ~Copyable {
         let bucket = ContextIndex.bucket(of: key)
         let head = leaf(at: bucket.root) + bucket.leaf
         var next = head.load(as: UnsafePointer<ContextSlot>?.self)
-        if let shadowed = find(key, from: next) {
+        if let shadowed = ContextSlot.find(key, from: next) {
             unlink(shadowed, from: head)
             next = head.load(as: UnsafePointer<ContextSlot>?.self)
         } else {
@@ -89,17 +89,6 @@ struct ContextWriter: ~Copyable {
         root.storeBytes(of: UnsafeRawPointer(copy), toByteOffset: offset, as: UnsafeRawPointer.self)
         ownLeaves |= bit
         return copy
-    }
-
-    /// The entry of `key`'s type in the chain starting at `first`, if any.
-    @inlinable
-    func find(_ key: ObjectIdentifier, from first: UnsafePointer<ContextSlot>?) -> UnsafePointer<ContextSlot>? {
-        var entry = first
-        while let found = entry {
-            if ObjectIdentifier(found.pointee.type) == key { return found }
-            entry = found.pointee.next
-        }
-        return nil
     }
 
     /// Removes `shadowed` from the chain whose first entry is stored at `head`: the entries
