@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "Ambient", targets: ["Ambient"]),
         .library(name: "AmbientTesting", targets: ["AmbientTesting"]),
         .executable(name: "ambient-demo", targets: ["AmbientExample"]),
+        // The server integrations: empty unless their traits are on.
+        .library(name: "AmbientHummingbird", targets: ["AmbientHummingbird"]),
+        .library(name: "AmbientVapor", targets: ["AmbientVapor"]),
     ],
     // The bridges. Both off by default, and a dependency is fetched only when its trait is
     // on: a default build of a fresh clone fetches nothing. Turn one on where you depend on
@@ -43,6 +46,18 @@ let package = Package(
             description:
                 "Signs carried values with HMAC-SHA256 (apple/swift-crypto): CarrierSigner.hmacSHA256 and CarrierTrust.signed."
         ),
+        .trait(
+            name: "Hummingbird",
+            description:
+                "AmbientHummingbird: the per-request middleware (captured values, the request's own, signed carried ones, the request's logger) for Hummingbird 2.",
+            enabledTraits: ["SwiftLog"]
+        ),
+        .trait(
+            name: "Vapor",
+            description:
+                "AmbientVapor: the per-request middleware for Vapor 4, for async and EventLoopFuture routes alike, and an EventLoop that binds the request's values.",
+            enabledTraits: ["SwiftLog"]
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -50,6 +65,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-service-context", from: "1.5.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ],
     targets: [
         // Only atomics and thread-locals in C (`Synchronization.Atomic` needs macOS 15, the
@@ -61,6 +79,23 @@ let package = Package(
         .target(
             name: "Ambient",
             dependencies: ["_AmbientShims"] + bridgeDependencies
+        ),
+        // The server integrations, each compiled only with its trait on (its framework is
+        // fetched only then).
+        .target(
+            name: "AmbientHummingbird",
+            dependencies: [
+                "Ambient",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Hummingbird"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["Hummingbird"])),
+            ]
+        ),
+        .target(
+            name: "AmbientVapor",
+            dependencies: [
+                "Ambient",
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
+            ]
         ),
         // Swift Testing traits and XCTest helpers (both ship with the toolchain).
         .target(

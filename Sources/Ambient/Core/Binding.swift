@@ -174,6 +174,11 @@ extension InjectionContext {
     public func run<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
         // `TaskLocal.withValue` rethrows untyped errors; carry the typed outcome through it
         // as a value instead, so no error is ever cast back.
+        #if SwiftLog
+        if SwiftLogChannel.mustBind(self) {
+            return try SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }.get()
+        }
+        #endif
         return try Binding.withReady { $0.withValue(self) { _capture(body) } }.get()
     }
 
@@ -187,6 +192,13 @@ extension InjectionContext {
         _ body: () throws(Failure) -> R,
         end: (inout InjectionContext) -> Void
     ) throws(Failure) -> R {
+        #if SwiftLog
+        if SwiftLogChannel.mustBind(self) {
+            let outcome = SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }
+            end(&self)
+            return try outcome.get()
+        }
+        #endif
         let outcome = Binding.withReady { $0.withValue(self) { _capture(body) } }
         end(&self)
         return try outcome.get()
@@ -216,6 +228,13 @@ extension InjectionContext {
         // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
         // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
         do {
+            #if SwiftLog
+            if SwiftLogChannel.mustBind(self) {
+                return try await SwiftLogChannel.withBridge(isolation: isolation) {
+                    try await Binding.markedTaskLocal().withValue(self, operation: body)
+                }
+            }
+            #endif
             return try await Binding.markedTaskLocal().withValue(self, operation: body)
         } catch {
             throw error as! Failure

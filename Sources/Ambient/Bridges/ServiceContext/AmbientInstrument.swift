@@ -101,15 +101,9 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
     public func extract<Carrier, Extract: Extractor>(
         _ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract
     ) where Extract.Carrier == Carrier {
-        let lookup = { (key: String) in extractor.extract(key: key, from: carrier) }
-        let fields = carried.decodeSkippingInvalid(as: .fields, trusting: trust, limits: limits, field: lookup)
-        let baggage = carried.decodeSkippingInvalid(as: .baggage, trusting: trust, limits: limits, field: lookup)
-        fields.rejections.forEach(onInvalid.callAsFunction)
-        baggage.rejections.forEach(onInvalid.callAsFunction)
-        let extracted =
-            baggage.context.isEmpty
-            ? fields.context
-            : fields.context.isEmpty ? baggage.context : baggage.context.injecting(contentsOf: fields.context)
+        let extracted = carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) {
+            extractor.extract(key: $0, from: carrier)
+        }
         guard !extracted.isEmpty else { return }
         // Layer only over a context already carried: rebuilding onto an empty one would copy
         // every extracted value into a second storage for nothing.
@@ -118,14 +112,7 @@ public struct AmbientInstrument: Instrument, CustomStringConvertible {
 
     /// The default report: a warning on Ambient's `Logger.current`, with the field, the
     /// reason and what arrived (its start, safe for a log line) in its metadata.
-    public static let logWarning: @Sendable (CarrierRejection) -> Void = { rejection in
-        Logger.current.warning(
-            "dropped a carried value",
-            metadata: [
-                "key": rejection.field, "reason": "\(rejection.reason)", "arrived": rejection.excerpt,
-                "suppressed": "\(rejection.suppressedBefore)",
-            ])
-    }
+    public static let logWarning: @Sendable (CarrierRejection) -> Void = RejectionReporter.logWarning
 
     /// `AmbientInstrument(CarriedValues(…))`.
     public var description: String {

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+
+#if Hummingbird
+import Ambient
+import HTTPTypes
+import Hummingbird
+
+// Why: a Hummingbird app gets each request's values — captured, its own, signed carried ones, its logger — by one line.
+
+/// The per-request middleware for Hummingbird 2: every handler and everything it calls reads
+/// the request's values.
+///
+/// ```swift
+/// router.add(
+///     middleware: AmbientMiddleware(carrying: CarriedValues(Clock.self), trusting: .signed(by: keys)) { request, _ in
+///         InjectionContext().injecting(TenantFlags.of(tenant: request.headers[.tenant]))
+///     })
+/// ```
+///
+/// For each request it makes one context, each layer over the one before:
+///
+/// 1. the values captured when the middleware was made (`capturing:` — for a server whose
+///    requests do not run inside the scope that built it: a server shared by tests, or run
+///    by a `ServiceGroup` started elsewhere), under the values current where the request
+///    runs (HummingbirdTesting's `.router` mode runs it in the test's task);
+/// 2. Ambient's logger bridged to the request's swift-log logger (`context.logger`, with
+///    Hummingbird's request ID), without hiding a logger a test injected
+///    (`Logger.bridging(to:)`);
+/// 3. the request's own values, from `values`;
+/// 4. on top, the `carried` values the request brought in `ambient-*` fields or W3C
+///    `baggage` that `trust` accepts — by default none: a client's forged header changes
+///    nothing, and is reported to `onInvalid`.
+public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The values every request starts with, or `nil`.
+    public let captured: InjectionContext?
+    /// The types a request may carry, or `nil` to read none.
+    public let carried: CarriedValues?
+    /// Whose carried values to accept.
+    public let trust: CarrierTrust
+    /// The most carried text read per request.
+    public let limits: CarrierLimits
+    /// Where a dropped carried value is reported (rate-limited).
+    public let onInvalid: RejectionReporter
+    /// Whether Ambient's logger is bridged to `context.logger`.
+    public let bridgesRequestLogger: Bool
+    private let values: @Sendable (Request, Context) throws -> InjectionContext
+
+    /// The middleware.
+    ///
+    /// - Parameters:
+    ///   - captured: Values every request starts with; `.current` captures the ones current
+    ///     where the middleware is made (capture at configure).
+    ///   - carried: The types a request may carry in `ambient-*` fields or W3C `baggage`.
+    ///   - trust: Whose carried values to accept: by default nobody's
+    ///     (`CarrierTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
+    ///   - limits: The most carried text read per request.
+    ///   - onInvalid: Reports each dropped carried value: by default ten warnings a minute
+    ///     on the request's logger.
+    ///   - bridgingRequestLogger: Bridge Ambient's logger to `context.logger`.
+    ///   - values: The request's own values (a thrown error fails the request).
+    public init(
+        capturing captured: InjectionContext? = nil,
+        carrying carried: CarriedValues? = nil,
+        trusting trust: CarrierTrust = .nobody,
+        limits: CarrierLimits = .default,
+        onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning),
+        bridgingRequestLogger: Bool = true,
+        values: @escaping @Sendable (Request, Context) throws -> InjectionContext = { _, _ in InjectionContext() }
+    ) {
+        self.captured = captured
+        self.carried = carried
+        self.trust = trust
+        self.limits = limits
+        self.onInvalid = onInvalid
+        self.bridgesRequestLogger = bridgingRequestLogger
+        self.values = values
+    }
+
+    /// The context a request runs in: the layers above, over the values current here.
+    public func context(for request: Request, context requestContext: Context) throws -> InjectionContext {
+        var context = captured.map { $0.injecting(contentsOf: .current) } ?? .current
+        if bridgesRequestLogger {
+            context = context.injecting(context.run { Ambient.Logger.bridging(to: requestContext.logger) })
+        }
+        let own = try values(request, requestContext)
+        if !own.isEmpty {
+            context = context.injecting(contentsOf: own)
+        }
+        if let carried {
+            let headers = request.headers
+            // Inside the context so far: a rejection is reported on the request's logger.
+            let extracted = context.run {
+                carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { name in
+                    HTTPField.Name(name).flatMap { headers[$0] }
+                }
+            }
+            if !extracted.isEmpty {
+                context = context.injecting(contentsOf: extracted)
+            }
+        }
+        return context
+    }
+
+    /// Runs `next` inside the request's context.
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        try await self.context(for: request, context: context).run { try await next(request, context) }
+    }
+}
+#endif

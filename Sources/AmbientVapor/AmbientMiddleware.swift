@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+
+#if Vapor
+import Ambient
+import Vapor
+
+// Why: a Vapor app gets each request's values — captured, its own, signed carried ones, its logger — by one line, in async and EventLoopFuture routes alike.
+
+/// The per-request middleware for Vapor 4: every handler and everything it calls reads the
+/// request's values, in async and EventLoopFuture routes alike.
+///
+/// ```swift
+/// app.middleware.use(
+///     AmbientMiddleware(carrying: CarriedValues(Clock.self), trusting: .signed(by: keys)) { request in
+///         InjectionContext().injecting(TenantFlags.of(tenant: request.headers.first(name: "x-tenant")))
+///     })
+/// ```
+///
+/// For each request it makes one context, each layer over the one before:
+///
+/// 1. the values captured when the middleware was made (`capturing:` — for a server whose
+///    requests do not run inside the scope that built it: Vapor's `.running` test mode, a
+///    server shared by tests), under the values current where the request runs;
+/// 2. Ambient's logger bridged to the request's swift-log logger (`request.logger`, with
+///    Vapor's request ID), without hiding a logger a test injected (`Logger.bridging(to:)`);
+/// 3. the request's own values, from `values`;
+/// 4. on top, the `carried` values the request brought in `ambient-*` fields or W3C
+///    `baggage` that `trust` accepts — by default none: a client's forged header changes
+///    nothing, and is reported to `onInvalid`.
+///
+/// The handler runs inside that context; the context is also kept on the request
+/// (``Vapor/Request/injectionContext``) with an event loop that binds it
+/// (``Vapor/Request/ambientEventLoop``), for the EventLoopFuture callbacks a handler
+/// chains, which NIO runs outside the request's task.
+///
+/// Add it after Vapor's `ErrorMiddleware` (`app.middleware.use(_:)` appends): the values
+/// are current for every middleware after it and the route.
+public struct AmbientMiddleware: AsyncMiddleware {
+    /// The values every request starts with, or `nil`.
+    public let captured: InjectionContext?
+    /// The types a request may carry, or `nil` to read none.
+    public let carried: CarriedValues?
+    /// Whose carried values to accept.
+    public let trust: CarrierTrust
+    /// The most carried text read per request.
+    public let limits: CarrierLimits
+    /// Where a dropped carried value is reported (rate-limited).
+    public let onInvalid: RejectionReporter
+    /// Whether Ambient's logger is bridged to `request.logger`.
+    public let bridgesRequestLogger: Bool
+    private let values: @Sendable (Request) throws -> InjectionContext
+
+    /// The middleware.
+    ///
+    /// - Parameters:
+    ///   - captured: Values every request starts with; `.current` captures the ones current
+    ///     where the middleware is made (capture at configure).
+    ///   - carried: The types a request may carry in `ambient-*` fields or W3C `baggage`.
+    ///   - trust: Whose carried values to accept: by default nobody's
+    ///     (`CarrierTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
+    ///   - limits: The most carried text read per request.
+    ///   - onInvalid: Reports each dropped carried value: by default ten warnings a minute
+    ///     on the request's logger.
+    ///   - bridgingRequestLogger: Bridge Ambient's logger to `request.logger`.
+    ///   - values: The request's own values (a thrown error fails the request).
+    public init(
+        capturing captured: InjectionContext? = nil,
+        carrying carried: CarriedValues? = nil,
+        trusting trust: CarrierTrust = .nobody,
+        limits: CarrierLimits = .default,
+        onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning),
+        bridgingRequestLogger: Bool = true,
+        values: @escaping @Sendable (Request) throws -> InjectionContext = { _ in InjectionContext() }
+    ) {
+        self.captured = captured
+        self.carried = carried
+        self.trust = trust
+        self.limits = limits
+        self.onInvalid = onInvalid
+        self.bridgesRequestLogger = bridgingRequestLogger
+        self.values = values
+    }
+
+    /// The context a request runs in: the layers above, over the values current here.
+    public func context(for request: Request) throws -> InjectionContext {
+        var context = captured.map { $0.injecting(contentsOf: .current) } ?? .current
+        if bridgesRequestLogger {
+            context = context.injecting(context.run { Ambient.Logger.bridging(to: request.logger) })
+        }
+        let own = try values(request)
+        if !own.isEmpty {
+            context = context.injecting(contentsOf: own)
+        }
+        if let carried {
+            let headers = request.headers
+            // Inside the context so far: a rejection is reported on the request's logger.
+            let extracted = context.run {
+                carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { headers.first(name: $0) }
+            }
+            if !extracted.isEmpty {
+                context = context.injecting(contentsOf: extracted)
+            }
+        }
+        return context
+    }
+
+    /// Runs the rest of the chain inside the request's context.
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let context = try context(for: request)
+        request.storage[RequestValuesKey.self] = RequestValues(context: context, eventLoop: request.eventLoop)
+        return try await context.run { try await next.respond(to: request) }
+    }
+}
+
+/// What ``AmbientMiddleware`` keeps on a request.
+final class RequestValues: Sendable {
+    let context: InjectionContext
+    let eventLoop: BoundEventLoop
+
+    init(context: InjectionContext, eventLoop: any EventLoop) {
+        self.context = context
+        self.eventLoop = BoundEventLoop(eventLoop, context: context)
+    }
+}
+
+enum RequestValuesKey: StorageKey {
+    typealias Value = RequestValues
+}
+
+extension Request {
+    /// The values ``AmbientMiddleware`` made current for this request, or the values current
+    /// here where no such middleware ran.
+    ///
+    /// ```swift
+    /// let report = request.injectionContext.bind { Clock.current.now }
+    /// ```
+    public var injectionContext: InjectionContext {
+        storage[RequestValuesKey.self]?.context ?? .current
+    }
+
+    /// The request's event loop, binding the request's values for everything it runs:
+    /// `submit`, `execute`, `scheduleTask`, and the callbacks of every future made on it or
+    /// hopped to it (`future.hop(to: request.ambientEventLoop)`).
+    ///
+    /// NIO runs a future's callbacks on its event loop, outside the request's task: on
+    /// `request.eventLoop` they read the defaults; on this loop, the request's values.
+    ///
+    /// ```swift
+    /// app.get("token") { request -> EventLoopFuture<String> in
+    ///     request.ambientEventLoop.submit { Clock.current.now }
+    ///         .map { "\($0)" }  // the request's clock here too
+    /// }
+    /// ```
+    ///
+    /// Where ``AmbientMiddleware`` did not run, it binds the values current where it is read.
+    public var ambientEventLoop: any EventLoop {
+        storage[RequestValuesKey.self]?.eventLoop ?? BoundEventLoop(eventLoop, context: .current)
+    }
+}
+#endif
