@@ -91,7 +91,11 @@ public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
             // Inside the context so far: a rejection is reported on the request's logger.
             let extracted = context.run {
                 carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { name in
-                    HTTPField.Name(name).flatMap { headers[$0] }
+                    // A field sent twice reads as one list (RFC 9110, 5.3): a signed value with a
+                    // second one added no longer verifies.
+                    guard let field = HTTPField.Name(name) else { return nil }
+                    let values = headers[values: field]
+                    return values.count < 2 ? values.first : values.joined(separator: ",")
                 }
             }
             if !extracted.isEmpty {

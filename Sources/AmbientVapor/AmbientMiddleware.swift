@@ -35,7 +35,7 @@ import Vapor
 ///
 /// Add it after Vapor's `ErrorMiddleware` (`app.middleware.use(_:)` appends): the values
 /// are current for every middleware after it and the route.
-public struct AmbientMiddleware: AsyncMiddleware {
+public struct AmbientMiddleware: Middleware {
     /// The values every request starts with, or `nil`.
     public let captured: InjectionContext?
     /// The types a request may carry, or `nil` to read none.
@@ -95,7 +95,12 @@ public struct AmbientMiddleware: AsyncMiddleware {
             let headers = request.headers
             // Inside the context so far: a rejection is reported on the request's logger.
             let extracted = context.run {
-                carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { headers.first(name: $0) }
+                carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { name in
+                    // A field sent twice reads as one list (RFC 9110, 5.3): a signed value with a
+                    // second one added no longer verifies.
+                    let values = headers[name]
+                    return values.count < 2 ? values.first : values.joined(separator: ",")
+                }
             }
             if !extracted.isEmpty {
                 context = context.injecting(contentsOf: extracted)
@@ -104,11 +109,25 @@ public struct AmbientMiddleware: AsyncMiddleware {
         return context
     }
 
-    /// Runs the rest of the chain inside the request's context.
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let context = try context(for: request)
+    /// Runs the rest of the chain inside the request's context, on the request's event loop.
+    ///
+    /// On the loop, not in a task: Vapor calls an EventLoopFuture route from a callback of
+    /// the future that collects its body, which NIO runs inline where the body is already
+    /// there (a request without one, or whose body came with its head) — inside this
+    /// binding, so the route's body sees the request's values; an async route's task, and
+    /// every async middleware's after this one, inherit them.
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        let context: InjectionContext
+        do {
+            context = try self.context(for: request)
+        } catch {
+            return request.eventLoop.makeFailedFuture(error)
+        }
         request.storage[RequestValuesKey.self] = RequestValues(context: context, eventLoop: request.eventLoop)
-        return try await context.run { try await next.respond(to: request) }
+        guard request.eventLoop.inEventLoop else {
+            return request.eventLoop.flatSubmit { context.run { next.respond(to: request) } }
+        }
+        return context.run { next.respond(to: request) }
     }
 }
 

@@ -78,6 +78,17 @@ extension Application {
         get("ambient", "bound-thread-pool") { request -> EventLoopFuture<String> in
             self.threadPool.runIfActive(eventLoop: request.ambientEventLoop, request.injectionContext.bind { Seen.now })
         }
+        // A collecting EventLoopFuture route: Vapor calls it once its body is in, from NIO's
+        // callback when the body comes after the head (here: past a few kilobytes).
+        on(.POST, "ambient", "collect", body: .collect(maxSize: "1mb")) { request -> EventLoopFuture<String> in
+            request.eventLoop.makeSucceededFuture("\(Seen.now) bytes=\(request.body.data?.readableBytes ?? 0)")
+        }
+        // The same, its body run in the request's values wherever Vapor calls it.
+        on(.POST, "ambient", "collect-bound", body: .collect(maxSize: "1mb")) { request -> EventLoopFuture<String> in
+            request.injectionContext.run {
+                request.eventLoop.makeSucceededFuture("\(Seen.now) bytes=\(request.body.data?.readableBytes ?? 0)")
+            }
+        }
         on(.POST, "ambient", "stream", body: .stream) { request -> EventLoopFuture<String> in
             request.body.collect(max: 1 << 16).hop(to: request.ambientEventLoop).map { body in
                 "\(Seen.now) bytes=\(body?.readableBytes ?? 0)"
