@@ -14,7 +14,7 @@ let package = Package(
         // `package:` in a product names a package by its identity. `name:` sets it here;
         // without it, a path dependency's identity is its folder's name (the clone's, here:
         // not always "Ambient"), and a URL dependency's is the repository's name.
-        .package(name: "Ambient", path: "../..", traits: ["SwiftLog", "ServiceContext", "SwiftCrypto"]),
+        .package(name: "Ambient", path: "../..", traits: ["Hummingbird", "ServiceContext", "SwiftCrypto"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
@@ -24,9 +24,9 @@ let package = Package(
             name: "TokenService",
             dependencies: [
                 .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientHummingbird", package: "Ambient"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
         // Service B of the three-service test: a plain Hummingbird app, no Ambient, that

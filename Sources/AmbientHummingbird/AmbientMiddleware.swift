@@ -57,7 +57,9 @@ public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
     ///   - onInvalid: Reports each dropped carried value: by default ten warnings a minute
     ///     on the request's logger.
     ///   - bridgingRequestLogger: Bridge Ambient's logger to `context.logger`.
-    ///   - values: The request's own values (a thrown error fails the request).
+    ///   - values: The request's own values (a thrown error fails the request). It runs with
+    ///     the layers before it current: `Logger.current` is the request's bridged logger, to
+    ///     add metadata to.
     public init(
         capturing captured: InjectionContext? = nil,
         carrying carried: CarriedValues? = nil,
@@ -82,7 +84,7 @@ public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
         if bridgesRequestLogger {
             context = context.injecting(context.run { Ambient.Logger.bridging(to: requestContext.logger) })
         }
-        let own = try values(request, requestContext)
+        let own = try context.run { try values(request, requestContext) }
         if !own.isEmpty {
             context = context.injecting(contentsOf: own)
         }

@@ -62,7 +62,9 @@ public struct AmbientMiddleware: Middleware {
     ///   - onInvalid: Reports each dropped carried value: by default ten warnings a minute
     ///     on the request's logger.
     ///   - bridgingRequestLogger: Bridge Ambient's logger to `request.logger`.
-    ///   - values: The request's own values (a thrown error fails the request).
+    ///   - values: The request's own values (a thrown error fails the request). It runs with
+    ///     the layers before it current: `Logger.current` is the request's bridged logger, to
+    ///     add metadata to.
     public init(
         capturing captured: InjectionContext? = nil,
         carrying carried: CarriedValues? = nil,
@@ -87,7 +89,7 @@ public struct AmbientMiddleware: Middleware {
         if bridgesRequestLogger {
             context = context.injecting(context.run { Ambient.Logger.bridging(to: request.logger) })
         }
-        let own = try values(request)
+        let own = try context.run { try values(request) }
         if !own.isEmpty {
             context = context.injecting(contentsOf: own)
         }

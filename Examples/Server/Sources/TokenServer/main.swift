@@ -11,15 +11,9 @@
 import Ambient
 import Foundation
 import Hummingbird
-import Instrumentation
 import TokenService
 
 let keys = try carrierKeys(from: ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"])
-InstrumentationSystem.bootstrap(
-    AmbientInstrument(
-        carrying: .tokenService,
-        signingWith: keys.first.map { CarrierSigner.hmacSHA256($0) },
-        trusting: keys.isEmpty ? .nobody : .signed(by: keys)))
 let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
-let app = buildApplication(port: port)
+let app = buildApplication(port: port, trust: keys.isEmpty ? .nobody : .signed(by: keys))
 try await app.runService()

@@ -1,24 +1,39 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Ambient
+import AmbientHummingbird
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The token service: `POST /tokens` issues a token for the `x-tenant` header's tenant,
 /// `GET /tokens/{id}` checks one, `GET /ambient` reports what the handler sees (for the
 /// tests' inheritance table).
 ///
+/// Its one line of Ambient set-up is AmbientHummingbird's `AmbientMiddleware`: each request
+/// runs with its ``TenantFlags`` (of the `x-tenant` header), a ``RequestTag``, Ambient's
+/// logger bridged to the request's, and on top the clock and flags a trusted caller signed.
+///
 /// - Parameters:
 ///   - port: Where to listen (0 for any free port).
-///   - capturingContext: Add ``CapturedContextMiddleware``, capturing the values current
-///     here, for a server whose tasks do not inherit this scope.
-public func buildApplication(port: Int = 8080, capturingContext: Bool = false) -> some ApplicationProtocol {
+///   - capturingContext: Capture the values current here for every request, for a server
+///     whose tasks do not inherit this scope.
+///   - trust: Whose carried clock and flags to accept: nobody's by default.
+///   - onInvalid: Where a dropped carried value is reported.
+public func buildApplication(
+    port: Int = 8080, capturingContext: Bool = false, trust: CarrierTrust = .nobody,
+    onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning)
+) -> some ApplicationProtocol {
     let router = Router()
-    if capturingContext {
-        router.add(middleware: CapturedContextMiddleware())
-    }
-    router.add(middleware: TracingMiddleware())
-    router.add(middleware: AmbientRequestMiddleware())
+    router.add(
+        middleware: AmbientMiddleware(
+            capturing: capturingContext ? .current : nil, carrying: .tokenService, trusting: trust, onInvalid: onInvalid
+        ) { request, context in
+            let tag = RequestTag(id: request.headers[.requestID] ?? context.id)
+            return InjectionContext().injecting(
+                TenantFlags.of(tenant: request.headers[.tenant]), tag,
+                Logger.current.with(metadata: ["request": tag.id]))
+        })
     let store = TokenStore()
 
     router.post("tokens") { request, _ -> Token in
@@ -91,4 +106,11 @@ actor TokenStore {
     func token(id: String) -> Token? {
         tokens[id]
     }
+}
+
+extension HTTPField.Name {
+    /// `x-request-id`.
+    public static let requestID = Self("x-request-id")!
+    /// `x-tenant`.
+    public static let tenant = Self("x-tenant")!
 }

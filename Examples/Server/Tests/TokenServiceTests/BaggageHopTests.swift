@@ -20,7 +20,7 @@ struct BaggageHopTests {
     func seenThroughTheHop(
         baggage: String, alter: @escaping @Sendable (String) -> String = { $0 }
     ) async throws -> Seen {
-        try await buildApplication(port: 0).test(.live) { serviceC in
+        try await tokenService().test(.live) { serviceC in
             let downstream = URL(string: "http://127.0.0.1:\(serviceC.port!)/ambient")!
             return try await buildForwarder(downstream: downstream, alterBaggage: alter).test(.live) { serviceB in
                 try await serviceB.execute(uri: "/forward", method: .get, headers: [.baggage: baggage]) {

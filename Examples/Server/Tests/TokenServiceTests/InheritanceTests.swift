@@ -18,13 +18,13 @@ struct InheritanceTests {
 
     @Test func router_aScopeAroundAppTestReachesTheHandler() async throws {
         let seen = try await withInjected(Clock.fixed(noon)) {
-            try await buildApplication(port: 0).test(.router) { try await $0.seen() }
+            try await tokenService().test(.router) { try await $0.seen() }
         }
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
     }
 
     @Test func router_aScopeAroundExecuteReachesTheHandler() async throws {
-        let seen = try await buildApplication(port: 0).test(.router) { client in
+        let seen = try await tokenService().test(.router) { client in
             try await withInjected(Clock.fixed(noon)) { try await client.seen() }
         }
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
@@ -34,20 +34,20 @@ struct InheritanceTests {
 
     @Test func live_aScopeAroundAppTestReachesTheHandler() async throws {
         let seen = try await withInjected(Clock.fixed(noon)) {
-            try await buildApplication(port: 0).test(.live) { try await $0.seen() }
+            try await tokenService().test(.live) { try await $0.seen() }
         }
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
     }
 
     @Test func live_aScopeAroundExecuteDoesNotReachTheHandler() async throws {
-        let seen = try await buildApplication(port: 0).test(.live) { client in
+        let seen = try await tokenService().test(.live) { client in
             try await withInjected(Clock.fixed(noon)) { try await client.seen() }
         }
         #expect(seen.clockIsLive, "the server's task never saw the test's scope: \(seen)")
     }
 
     @Test func live_valuesSentInHeadersReachTheHandler() async throws {
-        let seen = try await buildApplication(port: 0).test(.live) { client in
+        let seen = try await tokenService().test(.live) { client in
             try await withInjected(Clock.fixed(noon), TenantFlags(longLivedTokens: true)) {
                 try await client.seen(headers: HTTPFields().carryingAmbientValues())
             }
@@ -58,19 +58,19 @@ struct InheritanceTests {
     // MARK: A shared server: started outside the test's scope
 
     @Test func shared_theCapturedContextReachesTheHandler() async throws {
-        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let app = withInjected(Clock.fixed(noon)) { tokenService(capturingContext: true) }
         let seen = try await app.test(.live) { try await $0.seen() }
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
     }
 
     @Test func shared_withoutCapturingTheScopeTheAppWasBuiltInIsLost() async throws {
-        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0) }
+        let app = withInjected(Clock.fixed(noon)) { tokenService() }
         let seen = try await app.test(.live) { try await $0.seen() }
         #expect(seen.clockIsLive)
     }
 
     @Test func shared_headersBeatTheCapturedContext() async throws {
-        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let app = withInjected(Clock.fixed(noon)) { tokenService(capturingContext: true) }
         let seen = try await app.test(.live) { client in
             try await withInjected(Clock.fixed(Date(timeIntervalSinceReferenceDate: 1))) {
                 try await client.seen(headers: HTTPFields().carryingAmbientValues())
@@ -80,7 +80,7 @@ struct InheritanceTests {
     }
 
     @Test func router_theTestsOwnScopeBeatsTheCapturedContext() async throws {
-        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let app = withInjected(Clock.fixed(noon)) { tokenService(capturingContext: true) }
         let seen = try await app.test(.router) { client in
             try await withInjected(Clock.fixed(Date(timeIntervalSinceReferenceDate: 1))) { try await client.seen() }
         }
@@ -90,7 +90,7 @@ struct InheritanceTests {
 
 extension InheritanceTests {
     @Test func router_valuesSentInHeadersReachTheHandler() async throws {
-        let seen = try await buildApplication(port: 0).test(.router) { client in
+        let seen = try await tokenService().test(.router) { client in
             try await withInjected(TenantFlags(longLivedTokens: true)) {
                 try await client.seen(headers: HTTPFields().carryingAmbientValues())
             }
@@ -99,13 +99,13 @@ extension InheritanceTests {
     }
 
     @Test func router_theCapturedContextReachesTheHandler() async throws {
-        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let app = withInjected(Clock.fixed(noon)) { tokenService(capturingContext: true) }
         let seen = try await app.test(.router) { try await $0.seen() }
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
     }
 
     @Test func live_theCapturedContextReachesTheHandler() async throws {
-        let app = withInjected(Clock.fixed(noon)) { buildApplication(port: 0, capturingContext: true) }
+        let app = withInjected(Clock.fixed(noon)) { tokenService(capturingContext: true) }
         let seen = try await withInjected(Clock.fixed(Date(timeIntervalSinceReferenceDate: 1))) {
             // The server's tasks inherit this scope too, and it wins over the captured one.
             try await app.test(.live) { try await $0.seen() }

@@ -31,6 +31,18 @@ let instrumented: Void = InstrumentationSystem.bootstrap(
             AmbientInstrument.logWarning(rejection)
         }))
 
+/// The token service as these tests run it: trusting what ``testKey`` signed, reporting to
+/// ``reported``.
+func tokenService(port: Int = 0, capturingContext: Bool = false) -> some ApplicationProtocol {
+    buildApplication(port: port, capturingContext: capturingContext, trust: .signed(by: [testKey]), onInvalid: reporter)
+}
+
+/// The server's reporter: into ``reported``, then as the default does.
+let reporter = RejectionReporter(maximumReports: 1_000_000) { rejection in
+    reported.append(rejection)
+    RejectionReporter.logWarning(rejection)
+}
+
 /// The rejections reported, for tests to look up by what they sent.
 final class RejectionLog: @unchecked Sendable {
     // @unchecked: `rejections` is only touched under `lock`.

@@ -21,7 +21,7 @@ struct TokenServiceTests {
     }()
 
     @Test func anEnterpriseTokenLivesADay() async throws {
-        let token = try await buildApplication(port: 0).test(.router) { client in
+        let token = try await tokenService().test(.router) { client in
             try await client.execute(uri: "/tokens", method: .post, headers: [.tenant: "enterprise", .requestID: "r1"])
             {
                 try decoder.decode(Token.self, from: $0.body)
@@ -35,7 +35,7 @@ struct TokenServiceTests {
     }
 
     @Test func aTokenExpiresAfterAnHour() async throws {
-        let app = buildApplication(port: 0)
+        let app = tokenService()
         try await app.test(.router) { client in
             let token = try await client.execute(uri: "/tokens", method: .post) {
                 try decoder.decode(Token.self, from: $0.body)
@@ -56,7 +56,7 @@ struct TokenServiceTests {
     @Test func eachTestGetsItsOwnIDs() async throws {
         // `.injecting` builds the suite's UUIDGenerator.incrementing afresh for each test:
         // this test's first token is 0 too, whichever test ran first.
-        let id = try await buildApplication(port: 0).test(.router) { client in
+        let id = try await tokenService().test(.router) { client in
             try await client.execute(uri: "/tokens", method: .post) {
                 try decoder.decode(Token.self, from: $0.body).id
             }
@@ -68,7 +68,7 @@ struct TokenServiceTests {
     func theBridgeToTheRequestsLoggerNeverHidesTheTestsLogger(setup: TestingSetup) async throws {
         let log = Ambient.Logger.capturing()
         try await withInjected(log) {
-            _ = try await buildApplication(port: 0).test(setup) { client in
+            _ = try await tokenService().test(setup) { client in
                 try await client.execute(uri: "/tokens", method: .post, headers: [.requestID: "r7"])
             }
         }
@@ -80,7 +80,7 @@ struct TokenServiceTests {
     @Test func aHeaderNobodySignedIsIgnoredAndLogged() async throws {
         let log = Ambient.Logger.capturing()
         let seen = try await withInjected(log) {
-            try await buildApplication(port: 0).test(.live) { client in
+            try await tokenService().test(.live) { client in
                 try await client.seen(headers: [HTTPField.Name("ambient-clock")!: "yesterday"])
             }
         }
@@ -91,7 +91,7 @@ struct TokenServiceTests {
     }
 
     @Test func twoHundredConcurrentRequestsEachSeeOnlyTheirOwnValues() async throws {
-        let mismatches = try await buildApplication(port: 0).test(.ahc(.http)) { client in
+        let mismatches = try await tokenService().test(.ahc(.http)) { client in
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for index in 0..<200 {
                     group.addTask {

@@ -82,7 +82,7 @@ struct TrustBoundaryTests {
     @Test(arguments: [TestingSetup.router, .live], Forgery.allCases)
     func aFreeTenantGetsAnHourWhateverItForges(setup: TestingSetup, forgery: Forgery) async throws {
         let token = try await withInjected(Clock.fixed(noon)) {
-            try await buildApplication(port: 0).test(setup) { client in
+            try await tokenService().test(setup) { client in
                 try await client.execute(uri: "/tokens", method: .post, headers: forgery.headers(clock: noon)) {
                     try decoder.decode(Token.self, from: $0.body)
                 }
@@ -94,7 +94,7 @@ struct TrustBoundaryTests {
 
     @Test(arguments: [TestingSetup.router, .live], Forgery.allCases)
     func anExpiredTokenStaysExpiredWhateverClockIsForged(setup: TestingSetup, forgery: Forgery) async throws {
-        let app = buildApplication(port: 0)
+        let app = tokenService()
         let token = try await withInjected(Clock.fixed(noon)) {
             try await app.test(setup) { client in
                 try await client.execute(uri: "/tokens", method: .post) {
@@ -118,7 +118,7 @@ struct TrustBoundaryTests {
         // A clock value no other test sends, to find this test's reports among all of them.
         let marker = Date(timeIntervalSinceReferenceDate: 1_000 + Double(Forgery.allCases.firstIndex(of: forgery)!))
         let (forged, honest) = try await withInjected(Clock.fixed(noon)) {
-            try await buildApplication(port: 0).test(.live) { client in
+            try await tokenService().test(.live) { client in
                 (
                     try await client.seen(headers: forgery.headers(clock: marker)),
                     try await client.seen(headers: [.tenant: "free"])
@@ -136,7 +136,7 @@ struct TrustBoundaryTests {
     }
 
     @Test func theTestClientsSignedValuesDoReachTheHandler() async throws {
-        let seen = try await buildApplication(port: 0).test(.live) { client in
+        let seen = try await tokenService().test(.live) { client in
             try await withInjected(Clock.fixed(noon), TenantFlags(longLivedTokens: true)) {
                 try await client.seen(
                     headers: HTTPFields([.init(name: .tenant, value: "free")]).carryingAmbientValues())

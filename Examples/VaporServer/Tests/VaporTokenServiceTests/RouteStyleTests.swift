@@ -22,7 +22,8 @@ struct RouteStyleTests {
 
     func seen(_ path: String) async throws -> [Seen] {
         try await withTokenService { app in
-            let response = try await app.testing(method: .running(port: 0)).sendRequest(.GET, path, headers: Self.headers)
+            let response = try await app.testing(method: .running(port: 0)).sendRequest(
+                .GET, path, headers: Self.headers)
             return response.body.string.split(separator: "|").map { Seen(String($0)) }
         }
     }
@@ -113,7 +114,9 @@ struct BoundEventLoopTests {
         let bound = BoundEventLoop(base, context: InjectionContext().injecting(Tenant("bound")))
         let seen = try await bound.submit { Tenant.current.name }
             .map { "\($0),\(Tenant.current.name)" }
-            .flatMap { first in bound.scheduleTask(in: .milliseconds(2)) { "\(first),\(Tenant.current.name)" }.futureResult }
+            .flatMap { first in
+                bound.scheduleTask(in: .milliseconds(2)) { "\(first),\(Tenant.current.name)" }.futureResult
+            }
             .get()
         #expect(seen == "bound,bound,bound")
         #expect(try await base.submit { Tenant.current.name }.get() == "anonymous")

@@ -14,7 +14,9 @@ import VaporTokenService
 struct TrustAndLoadTests {
     /// The headers a client sends: the test's values, carried in `format`, then altered by
     /// `forge`.
-    static func forged(_ format: CarrierFormat, key: CarrierSigningKey?, forge: (inout HTTPHeaders) -> Void = { _ in })
+    static func forged(
+        _ format: CarrierFormat, key: CarrierSigningKey?, forge: (inout HTTPHeaders) -> Void = { _ in }
+    )
         -> HTTPHeaders
     {
         var headers = HTTPHeaders()
@@ -68,9 +70,12 @@ struct TrustAndLoadTests {
             let port = try #require(app.http.server.shared.localAddress?.port)
             let mixed = try await withThrowingTaskGroup(of: (String, Seen).self) { group in
                 for index in 0..<200 {
-                    let headers = withInjected(Clock.fixed(noon + Double(index)), Tenant("t\(index)")) { signedHeaders() }
+                    let headers = withInjected(Clock.fixed(noon + Double(index)), Tenant("t\(index)")) {
+                        signedHeaders()
+                    }
                     group.addTask {
-                        let response = try await app.client.get("http://127.0.0.1:\(port)/ambient/future", headers: headers)
+                        let response = try await app.client.get(
+                            "http://127.0.0.1:\(port)/ambient/future", headers: headers)
                         return ("t\(index)", Seen(response.body.map { String(buffer: $0) } ?? ""))
                     }
                 }

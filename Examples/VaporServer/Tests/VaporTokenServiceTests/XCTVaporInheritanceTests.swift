@@ -4,9 +4,9 @@ import Ambient
 import AmbientTesting
 import Foundation
 import Vapor
+import VaporTokenService
 import XCTVapor
 import XCTest
-import VaporTokenService
 
 // Why: XCTVapor's column of the server article's table: what reaches a handler from an XCTest test.
 
