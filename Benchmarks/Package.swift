@@ -46,6 +46,7 @@ let package = Package(
                 "CarryingFixtures",
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

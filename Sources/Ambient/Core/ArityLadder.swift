@@ -63,7 +63,7 @@ public func withInjected<V: Injectable, R, Failure: Error>(
 ) async throws(Failure) -> R {
     var scope = InjectionContext._enterScope(value)
     defer { scope._endScope(V.self) }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope._runScope(isolation: isolation, body)
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
@@ -90,7 +90,7 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
 ) async throws(Failure) -> R {
     var scope = InjectionContext._enterScope(a, b)
     defer { scope._endScope(A.self, B.self) }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope._runScope(isolation: isolation, body)
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
@@ -119,7 +119,7 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
 ) async throws(Failure) -> R {
     var scope = InjectionContext._enterScope(a, b, c)
     defer { scope._endScope(A.self, B.self, C.self) }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope._runScope(isolation: isolation, body)
 }
 
 extension InjectionContext {

@@ -193,7 +193,7 @@ extension InjectionContext {
         end: (inout InjectionContext) -> Void
     ) throws(Failure) -> R {
         #if SwiftLog
-        if SwiftLogChannel.mustBind(self) {
+        if SwiftLogChannel.injectsALogger(self) {
             let outcome = SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }
             end(&self)
             return try outcome.get()
@@ -254,6 +254,27 @@ extension InjectionContext {
     ///     handle(data, error)                      // sees the caller's injected values
     /// })
     /// ```
+    /// `run(isolation:_:)` for a scope `withInjected` just made: binds swift-log's logger
+    /// (SwiftLog trait) only where the scope itself injects one.
+    @inlinable
+    func _runScope<R, Failure: Error>(
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(Failure) -> R
+    ) async throws(Failure) -> R {
+        do {
+            #if SwiftLog
+            if SwiftLogChannel.injectsALogger(self) {
+                return try await SwiftLogChannel.withBridge(isolation: isolation) {
+                    try await Binding.markedTaskLocal().withValue(self, operation: body)
+                }
+            }
+            #endif
+            return try await Binding.markedTaskLocal().withValue(self, operation: body)
+        } catch {
+            throw error as! Failure
+        }
+    }
+
     @inlinable
     public func bind<each Argument, R>(
         _ body: @escaping @Sendable (repeat each Argument) -> R

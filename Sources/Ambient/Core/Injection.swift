@@ -70,7 +70,7 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
 ) async throws(Failure) -> R {
     var scope = InjectionContext._enterScope(repeat each values)
     defer { scope._endScope() }
-    return try await scope.run(isolation: isolation, body)
+    return try await scope._runScope(isolation: isolation, body)
 }
 
 // The one-, two- and three-value forms of `withInjected`, faster than these and otherwise the
