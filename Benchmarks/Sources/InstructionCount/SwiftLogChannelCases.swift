@@ -9,7 +9,7 @@ import Logging
 
 // Why: the trait's costs are rows beside the reads and scopes they add to, on every machine.
 
-let swiftLogChannelCases: [String: (Int) -> Void] = [
+let swiftLogChannelCases: [String: @Sendable (Int) -> Void] = [
     "swift-log channel: Ambient.Logger.current, nothing injected": { count in
         for _ in 0..<count { consume(Ambient.Logger.current) }
     },

@@ -114,7 +114,7 @@ let asyncCases: [String: @Sendable (Int) async -> Void] = [
 
 let syncCases = cases.merging(carryingCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
     .merging(breadthCases()) { first, _ in first }
-    .merging(swiftLogChannelCases) { first, _ in first }
+    .merging(swiftLogChannelCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
 let arguments = CommandLine.arguments
 if arguments.count == 2, arguments[1] == "--list" {
     for name in (Array(syncCases.keys) + Array(asyncCases.keys)).sorted() { print(name) }

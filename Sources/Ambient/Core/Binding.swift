@@ -241,19 +241,6 @@ extension InjectionContext {
         }
     }
 
-    /// Wraps `body` so that, wherever and whenever it is called, it runs inside this
-    /// context. For escaping closures handed to code that runs them elsewhere:
-    /// `DispatchQueue.async(execute:)`, `Thread(block:)`, completion handlers of any arity.
-    ///
-    /// ```swift
-    /// let context = InjectionContext.current
-    /// queue.async(execute: context.bind {
-    ///     assert(Clock.current.now == fixedDate)   // the caller's injected clock
-    /// })
-    /// legacyFetch(completion: context.bind { (data: Data?, error: Error?) in
-    ///     handle(data, error)                      // sees the caller's injected values
-    /// })
-    /// ```
     /// `run(isolation:_:)` for a scope `withInjected` just made: binds swift-log's logger
     /// (SwiftLog trait) only where the scope itself injects one.
     @inlinable
@@ -275,6 +262,19 @@ extension InjectionContext {
         }
     }
 
+    /// Wraps `body` so that, wherever and whenever it is called, it runs inside this
+    /// context. For escaping closures handed to code that runs them elsewhere:
+    /// `DispatchQueue.async(execute:)`, `Thread(block:)`, completion handlers of any arity.
+    ///
+    /// ```swift
+    /// let context = InjectionContext.current
+    /// queue.async(execute: context.bind {
+    ///     assert(Clock.current.now == fixedDate)   // the caller's injected clock
+    /// })
+    /// legacyFetch(completion: context.bind { (data: Data?, error: Error?) in
+    ///     handle(data, error)                      // sees the caller's injected values
+    /// })
+    /// ```
     @inlinable
     public func bind<each Argument, R>(
         _ body: @escaping @Sendable (repeat each Argument) -> R

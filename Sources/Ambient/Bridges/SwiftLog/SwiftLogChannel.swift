@@ -29,7 +29,11 @@ import Logging
 enum SwiftLogChannel {
     /// swift-log's logger for a scope that injects an Ambient logger: every entry goes to
     /// Ambient's current logger.
-    static let bridge = Logging.Logger(label: "ambient") { AmbientLogHandler(label: $0) }
+    static let bridge = Logging.Logger(label: label) { AmbientLogHandler(label: $0) }
+
+    /// The bridge's label, by which a read knows it (a string compare, where asking for its
+    /// handler's type costs a dynamic cast: hundreds of instructions a read).
+    static let label = "Ambient.SwiftLogChannel"
 
     /// Whether running `context` must bind `bridge`: it injects a logger, and not the one
     /// already current.
@@ -82,7 +86,7 @@ extension Logger {
         let injected = _current(capturedIn: nil)
         let swiftLog = Logging.Logger.current
         // Unbound (swift-log's default has an empty label), or bound by an Ambient scope.
-        if swiftLog.label.isEmpty || swiftLog.handler is AmbientLogHandler { return injected }
+        if swiftLog.label.isEmpty || swiftLog.label == SwiftLogChannel.label { return injected }
         return bridging(to: swiftLog)
     }
 }
