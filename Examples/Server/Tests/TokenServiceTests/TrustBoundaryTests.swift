@@ -31,6 +31,9 @@ struct TrustBoundaryTests {
         case expired
         /// A genuine signed clock, and unsigned flags added beside it.
         case unsignedFieldAdded
+        /// A genuine signed request, its flags field sent a second time with another value
+        /// (a server that took the second would apply it unverified).
+        case signedFieldSentTwice
 
         var description: String { rawValue }
 
@@ -63,9 +66,15 @@ struct TrustBoundaryTests {
                     InjectionContext().injecting(Clock.fixed(noon)), signingWith: .hmacSHA256(testKey))
                 signed["ambient-tenant-flags"] = "long-lived"
                 fields = signed
+            case .signedFieldSentTwice:
+                let genuine = InjectionContext().injecting(Clock.fixed(clock), TenantFlags(longLivedTokens: false))
+                fields = carried.encode(genuine, signingWith: .hmacSHA256(testKey))
             }
             var headers: HTTPFields = [.tenant: "free"]
             for (name, value) in fields { headers[HTTPField.Name(name)!] = value }
+            if self == .signedFieldSentTwice {
+                headers.append(HTTPField(name: HTTPField.Name("ambient-tenant-flags")!, value: "long-lived"))
+            }
             return headers
         }
 
