@@ -48,7 +48,9 @@ public func withInjected<V: Injectable, R, Failure: Error>(
     _ value: V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext._enterScope(value)._runScope(body) { $0._endScope(V.self) }
+    try InjectionContext._enterScope(value)._runScope(body, injectsLogger: V.self == Logger.self) {
+        $0._endScope(V.self)
+    }
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
@@ -63,7 +65,10 @@ public func withInjected<V: Injectable, R, Failure: Error>(
 ) async throws(Failure) -> R {
     var scope = InjectionContext._enterScope(value)
     defer { scope._endScope(V.self) }
-    return try await scope._runScope(isolation: isolation, body)
+    #if SwiftLog
+    if V.self == Logger.self { return try await scope._bindBridgingSwiftLog(isolation: isolation, body) }
+    #endif
+    return try await scope._bind(isolation: isolation, body)
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
@@ -75,7 +80,9 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     _ b: B,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext._enterScope(a, b)._runScope(body) { $0._endScope(A.self, B.self) }
+    try InjectionContext._enterScope(a, b)._runScope(
+        body, injectsLogger: A.self == Logger.self || B.self == Logger.self
+    ) { $0._endScope(A.self, B.self) }
 }
 
 /// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
@@ -90,7 +97,12 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
 ) async throws(Failure) -> R {
     var scope = InjectionContext._enterScope(a, b)
     defer { scope._endScope(A.self, B.self) }
-    return try await scope._runScope(isolation: isolation, body)
+    #if SwiftLog
+    if A.self == Logger.self || B.self == Logger.self {
+        return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
+    }
+    #endif
+    return try await scope._bind(isolation: isolation, body)
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
@@ -103,7 +115,9 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
     _ c: C,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext._enterScope(a, b, c)._runScope(body) { $0._endScope(A.self, B.self, C.self) }
+    try InjectionContext._enterScope(a, b, c)._runScope(
+        body, injectsLogger: A.self == Logger.self || B.self == Logger.self || C.self == Logger.self
+    ) { $0._endScope(A.self, B.self, C.self) }
 }
 
 /// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
@@ -119,7 +133,12 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
 ) async throws(Failure) -> R {
     var scope = InjectionContext._enterScope(a, b, c)
     defer { scope._endScope(A.self, B.self, C.self) }
-    return try await scope._runScope(isolation: isolation, body)
+    #if SwiftLog
+    if A.self == Logger.self || B.self == Logger.self || C.self == Logger.self {
+        return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
+    }
+    #endif
+    return try await scope._bind(isolation: isolation, body)
 }
 
 extension InjectionContext {

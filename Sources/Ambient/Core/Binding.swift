@@ -190,10 +190,11 @@ extension InjectionContext {
     @inlinable
     consuming func _runScope<R, Failure: Error>(
         _ body: () throws(Failure) -> R,
+        injectsLogger: Bool,
         end: (inout InjectionContext) -> Void
     ) throws(Failure) -> R {
         #if SwiftLog
-        if SwiftLogChannel.injectsALogger(self) {
+        if injectsLogger {
             let outcome = SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }
             end(&self)
             return try outcome.get()
@@ -227,40 +228,44 @@ extension InjectionContext {
         // `isolation`, and on Swift 6.4, which deprecates that parameter, the same call
         // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
         // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
+        #if SwiftLog
+        if SwiftLogChannel.mustBind(self) {
+            return try await _bindBridgingSwiftLog(isolation: isolation, body)
+        }
+        #endif
+        return try await _bind(isolation: isolation, body)
+    }
+
+    /// Binds this context for `body`: `run(isolation:_:)` without the SwiftLog trait's
+    /// check, for a scope `withInjected` just made (which checks its types instead).
+    @inlinable
+    func _bind<R, Failure: Error>(
+        isolation: isolated (any Actor)?,
+        _ body: () async throws(Failure) -> R
+    ) async throws(Failure) -> R {
         do {
-            #if SwiftLog
-            if SwiftLogChannel.mustBind(self) {
-                return try await SwiftLogChannel.withBridge(isolation: isolation) {
-                    try await Binding.markedTaskLocal().withValue(self, operation: body)
-                }
-            }
-            #endif
             return try await Binding.markedTaskLocal().withValue(self, operation: body)
         } catch {
             throw error as! Failure
         }
     }
 
-    /// `run(isolation:_:)` for a scope `withInjected` just made: binds swift-log's logger
-    /// (SwiftLog trait) only where the scope itself injects one.
-    @inlinable
-    func _runScope<R, Failure: Error>(
+    #if SwiftLog
+    /// `_bind(isolation:_:)` with swift-log's task-local logger bound too (`SwiftLogChannel`).
+    @usableFromInline
+    func _bindBridgingSwiftLog<R, Failure: Error>(
         isolation: isolated (any Actor)?,
         _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> R {
         do {
-            #if SwiftLog
-            if SwiftLogChannel.injectsALogger(self) {
-                return try await SwiftLogChannel.withBridge(isolation: isolation) {
-                    try await Binding.markedTaskLocal().withValue(self, operation: body)
-                }
+            return try await SwiftLogChannel.withBridge(isolation: isolation) {
+                try await Binding.markedTaskLocal().withValue(self, operation: body)
             }
-            #endif
-            return try await Binding.markedTaskLocal().withValue(self, operation: body)
         } catch {
             throw error as! Failure
         }
     }
+    #endif
 
     /// Wraps `body` so that, wherever and whenever it is called, it runs inside this
     /// context. For escaping closures handed to code that runs them elsewhere:
@@ -363,4 +368,18 @@ func _capture<R, Failure: Error>(_ body: () throws(Failure) -> R) -> Result<R, F
     } catch {
         return .failure(error)
     }
+}
+
+/// Whether one of a scope's types is Ambient's `Logger` (with the SwiftLog trait, its scope
+/// binds swift-log's task-local logger too: `SwiftLogChannel`). A comparison of type
+/// metadata that specialisation folds away: a scope of other types pays nothing; without
+/// the trait, `false`.
+@inlinable
+func _injectsLogger<each V: Injectable>(_ types: repeat (each V).Type) -> Bool {
+    #if SwiftLog
+    for type in repeat each types {
+        if type == Logger.self { return true }
+    }
+    #endif
+    return false
 }

@@ -20,9 +20,10 @@ import Logging
 //   `Logger.bridging(to:)` that logger, so entries reach it and still the injected one.
 //
 // The costs are the trait's only (the default build compiles none of this): a
-// `withInjected` scope looks for a Logger among its own one to three entries, a `run` of a
-// captured context compares its Logger entry with the current context's (two lookups), and
-// one that injects a new logger binds a second task-local; a read of Ambient's `Logger.current` also reads
+// `withInjected` scope compares its types with Logger (`_injectsLogger`, folded away where
+// the call is specialised), a `run` of a captured context compares its Logger entry with the
+// current context's (two lookups), and one that injects a new logger binds a second
+// task-local; a read of Ambient's `Logger.current` also reads
 // swift-log's task-local ("swift-log channel" rows of Benchmarks/instructions).
 
 @usableFromInline
@@ -41,15 +42,6 @@ enum SwiftLogChannel {
     static func mustBind(_ context: InjectionContext) -> Bool {
         guard let logger = context.storage?.address(of: Logger.self) else { return false }
         return Binding.currentStorage()?._withUnsafeGuaranteedRef { $0.address(of: Logger.self) } != logger
-    }
-
-    /// Whether a scope `withInjected` just made injects a logger itself: its own entries
-    /// (one to three, nearly always) hold one. Cheaper than `mustBind`'s two lookups.
-    @usableFromInline
-    static func injectsALogger(_ scope: InjectionContext) -> Bool {
-        guard let storage = scope.storage else { return false }
-        let logger = ObjectIdentifier(Logger.self)
-        return storage.withOwnedSlots { $0.contains { ObjectIdentifier($0.type) == logger } }
     }
 
     /// Runs `body` with swift-log's task-local logger bound to `bridge`.
