@@ -31,18 +31,8 @@ import Hummingbird
 ///    `baggage` that `trust` accepts — by default none: a client's forged header changes
 ///    nothing, and is reported to `onInvalid`.
 public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The values every request starts with, or `nil`.
-    public let captured: InjectionContext?
-    /// The types a request may carry, or `nil` to read none.
-    public let carried: CarriedValues?
-    /// Whose carried values to accept.
-    public let trust: CarrierTrust
-    /// The most carried text read per request.
-    public let limits: CarrierLimits
-    /// Where a dropped carried value is reported (rate-limited).
-    public let onInvalid: RejectionReporter
-    /// Whether Ambient's logger is bridged to `context.logger`.
-    public let bridgesRequestLogger: Bool
+    /// How each request's context is made (the layers above).
+    public let recipe: RequestContextRecipe
     private let values: @Sendable (Request, Context) throws -> InjectionContext
 
     /// The middleware.
@@ -69,42 +59,19 @@ public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
         bridgingRequestLogger: Bool = true,
         values: @escaping @Sendable (Request, Context) throws -> InjectionContext = { _, _ in InjectionContext() }
     ) {
-        self.captured = captured
-        self.carried = carried
-        self.trust = trust
-        self.limits = limits
-        self.onInvalid = onInvalid
-        self.bridgesRequestLogger = bridgingRequestLogger
+        self.recipe = RequestContextRecipe(
+            capturing: captured, carrying: carried, trusting: trust, limits: limits, onInvalid: onInvalid,
+            bridgingRequestLogger: bridgingRequestLogger)
         self.values = values
     }
 
     /// The context a request runs in: the layers above, over the values current here.
     public func context(for request: Request, context requestContext: Context) throws -> InjectionContext {
-        var context = captured.map { $0.injecting(contentsOf: .current) } ?? .current
-        if bridgesRequestLogger {
-            context = context.injecting(context.run { Ambient.Logger.bridging(to: requestContext.logger) })
-        }
-        let own = try context.run { try values(request, requestContext) }
-        if !own.isEmpty {
-            context = context.injecting(contentsOf: own)
-        }
-        if let carried {
-            let headers = request.headers
-            // Inside the context so far: a rejection is reported on the request's logger.
-            let extracted = context.run {
-                carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { name in
-                    // A field sent twice reads as one list (RFC 9110, 5.3): a signed value with a
-                    // second one added no longer verifies.
-                    guard let field = HTTPField.Name(name) else { return nil }
-                    let values = headers[values: field]
-                    return values.count < 2 ? values.first : values.joined(separator: ",")
-                }
-            }
-            if !extracted.isEmpty {
-                context = context.injecting(contentsOf: extracted)
-            }
-        }
-        return context
+        let headers = request.headers
+        return try recipe.context(
+            logger: requestContext.logger,
+            fields: { name in HTTPField.Name(name).map { headers[values: $0] } ?? [] },
+            values: { try values(request, requestContext) })
     }
 
     /// Runs `next` inside the request's context.

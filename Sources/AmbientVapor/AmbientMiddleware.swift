@@ -36,18 +36,8 @@ import Vapor
 /// Add it after Vapor's `ErrorMiddleware` (`app.middleware.use(_:)` appends): the values
 /// are current for every middleware after it and the route.
 public struct AmbientMiddleware: Middleware {
-    /// The values every request starts with, or `nil`.
-    public let captured: InjectionContext?
-    /// The types a request may carry, or `nil` to read none.
-    public let carried: CarriedValues?
-    /// Whose carried values to accept.
-    public let trust: CarrierTrust
-    /// The most carried text read per request.
-    public let limits: CarrierLimits
-    /// Where a dropped carried value is reported (rate-limited).
-    public let onInvalid: RejectionReporter
-    /// Whether Ambient's logger is bridged to `request.logger`.
-    public let bridgesRequestLogger: Bool
+    /// How each request's context is made (the layers above).
+    public let recipe: RequestContextRecipe
     private let values: @Sendable (Request) throws -> InjectionContext
 
     /// The middleware.
@@ -74,41 +64,16 @@ public struct AmbientMiddleware: Middleware {
         bridgingRequestLogger: Bool = true,
         values: @escaping @Sendable (Request) throws -> InjectionContext = { _ in InjectionContext() }
     ) {
-        self.captured = captured
-        self.carried = carried
-        self.trust = trust
-        self.limits = limits
-        self.onInvalid = onInvalid
-        self.bridgesRequestLogger = bridgingRequestLogger
+        self.recipe = RequestContextRecipe(
+            capturing: captured, carrying: carried, trusting: trust, limits: limits, onInvalid: onInvalid,
+            bridgingRequestLogger: bridgingRequestLogger)
         self.values = values
     }
 
     /// The context a request runs in: the layers above, over the values current here.
     public func context(for request: Request) throws -> InjectionContext {
-        var context = captured.map { $0.injecting(contentsOf: .current) } ?? .current
-        if bridgesRequestLogger {
-            context = context.injecting(context.run { Ambient.Logger.bridging(to: request.logger) })
-        }
-        let own = try context.run { try values(request) }
-        if !own.isEmpty {
-            context = context.injecting(contentsOf: own)
-        }
-        if let carried {
-            let headers = request.headers
-            // Inside the context so far: a rejection is reported on the request's logger.
-            let extracted = context.run {
-                carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { name in
-                    // A field sent twice reads as one list (RFC 9110, 5.3): a signed value with a
-                    // second one added no longer verifies.
-                    let values = headers[name]
-                    return values.count < 2 ? values.first : values.joined(separator: ",")
-                }
-            }
-            if !extracted.isEmpty {
-                context = context.injecting(contentsOf: extracted)
-            }
-        }
-        return context
+        let headers = request.headers
+        return try recipe.context(logger: request.logger, fields: { headers[$0] }, values: { try values(request) })
     }
 
     /// Runs the rest of the chain inside the request's context, on the request's event loop.
