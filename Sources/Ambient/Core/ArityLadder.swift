@@ -48,9 +48,12 @@ public func withInjected<V: Injectable, R, Failure: Error>(
     _ value: V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext._enterScope(value)._runScope(body, injectsLogger: V.self == Logger.self) {
-        $0._endScope(V.self)
+    #if SwiftLog
+    if SwiftLogChannel.binds(V.self) {
+        return try InjectionContext._enterScope(value)._runScopeBridgingSwiftLog(body) { $0._endScope(V.self) }
     }
+    #endif
+    return try InjectionContext._enterScope(value)._runScope(body) { $0._endScope(V.self) }
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
@@ -66,7 +69,7 @@ public func withInjected<V: Injectable, R, Failure: Error>(
     var scope = InjectionContext._enterScope(value)
     defer { scope._endScope(V.self) }
     #if SwiftLog
-    if V.self == Logger.self { return try await scope._bindBridgingSwiftLog(isolation: isolation, body) }
+    if SwiftLogChannel.binds(V.self) { return try await scope._bindBridgingSwiftLog(isolation: isolation, body) }
     #endif
     return try await scope._bind(isolation: isolation, body)
 }
@@ -80,9 +83,12 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     _ b: B,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext._enterScope(a, b)._runScope(
-        body, injectsLogger: A.self == Logger.self || B.self == Logger.self
-    ) { $0._endScope(A.self, B.self) }
+    #if SwiftLog
+    if SwiftLogChannel.binds(A.self, B.self) {
+        return try InjectionContext._enterScope(a, b)._runScopeBridgingSwiftLog(body) { $0._endScope(A.self, B.self) }
+    }
+    #endif
+    return try InjectionContext._enterScope(a, b)._runScope(body) { $0._endScope(A.self, B.self) }
 }
 
 /// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
@@ -98,7 +104,7 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     var scope = InjectionContext._enterScope(a, b)
     defer { scope._endScope(A.self, B.self) }
     #if SwiftLog
-    if A.self == Logger.self || B.self == Logger.self {
+    if SwiftLogChannel.binds(A.self, B.self) {
         return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
     }
     #endif
@@ -115,9 +121,14 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
     _ c: C,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext._enterScope(a, b, c)._runScope(
-        body, injectsLogger: A.self == Logger.self || B.self == Logger.self || C.self == Logger.self
-    ) { $0._endScope(A.self, B.self, C.self) }
+    #if SwiftLog
+    if SwiftLogChannel.binds(A.self, B.self, C.self) {
+        return try InjectionContext._enterScope(a, b, c)._runScopeBridgingSwiftLog(body) {
+            $0._endScope(A.self, B.self, C.self)
+        }
+    }
+    #endif
+    return try InjectionContext._enterScope(a, b, c)._runScope(body) { $0._endScope(A.self, B.self, C.self) }
 }
 
 /// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
@@ -134,7 +145,7 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
     var scope = InjectionContext._enterScope(a, b, c)
     defer { scope._endScope(A.self, B.self, C.self) }
     #if SwiftLog
-    if A.self == Logger.self || B.self == Logger.self || C.self == Logger.self {
+    if SwiftLogChannel.binds(A.self, B.self, C.self) {
         return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
     }
     #endif

@@ -190,20 +190,25 @@ extension InjectionContext {
     @inlinable
     consuming func _runScope<R, Failure: Error>(
         _ body: () throws(Failure) -> R,
-        injectsLogger: Bool,
         end: (inout InjectionContext) -> Void
     ) throws(Failure) -> R {
-        #if SwiftLog
-        if injectsLogger {
-            let outcome = SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }
-            end(&self)
-            return try outcome.get()
-        }
-        #endif
         let outcome = Binding.withReady { $0.withValue(self) { _capture(body) } }
         end(&self)
         return try outcome.get()
     }
+
+    #if SwiftLog
+    /// `_runScope(_:end:)` with swift-log's task-local logger bound too (`SwiftLogChannel`).
+    @inlinable
+    consuming func _runScopeBridgingSwiftLog<R, Failure: Error>(
+        _ body: () throws(Failure) -> R,
+        end: (inout InjectionContext) -> Void
+    ) throws(Failure) -> R {
+        let outcome = SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }
+        end(&self)
+        return try outcome.get()
+    }
+    #endif
 
     /// Runs the asynchronous `body` inside this context, on the caller's isolation (no hop).
     ///
@@ -220,14 +225,6 @@ extension InjectionContext {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> R {
-        // Why not `nonisolated(nonsending)`: on Swift 6.3 such a function switches back to
-        // its caller's executor after the `await` (`swift_task_switch`), about 200
-        // instructions a scope more than this `isolated` parameter, which runs on the same
-        // actor (counted with callgrind, as Benchmarks/instructions counts). `body` goes to
-        // `withValue` as it is, with no `isolation:` argument, as swift-log calls it: `withValue`'s default is `#isolation`, here this function's
-        // `isolation`, and on Swift 6.4, which deprecates that parameter, the same call
-        // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
-        // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
         #if SwiftLog
         if SwiftLogChannel.mustBind(self) {
             return try await _bindBridgingSwiftLog(isolation: isolation, body)
@@ -243,6 +240,14 @@ extension InjectionContext {
         isolation: isolated (any Actor)?,
         _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> R {
+        // Why not `nonisolated(nonsending)`: on Swift 6.3 such a function switches back to
+        // its caller's executor after the `await` (`swift_task_switch`), about 200
+        // instructions a scope more than this `isolated` parameter, which runs on the same
+        // actor (counted with callgrind, as Benchmarks/instructions counts). `body` goes to
+        // `withValue` as it is, with no `isolation:` argument, as swift-log calls it: `withValue`'s default is `#isolation`, here this function's
+        // `isolation`, and on Swift 6.4, which deprecates that parameter, the same call
+        // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
+        // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
         do {
             return try await Binding.markedTaskLocal().withValue(self, operation: body)
         } catch {
@@ -368,18 +373,4 @@ func _capture<R, Failure: Error>(_ body: () throws(Failure) -> R) -> Result<R, F
     } catch {
         return .failure(error)
     }
-}
-
-/// Whether one of a scope's types is Ambient's `Logger` (with the SwiftLog trait, its scope
-/// binds swift-log's task-local logger too: `SwiftLogChannel`). A comparison of type
-/// metadata that specialisation folds away: a scope of other types pays nothing; without
-/// the trait, `false`.
-@inlinable
-func _injectsLogger<each V: Injectable>(_ types: repeat (each V).Type) -> Bool {
-    #if SwiftLog
-    for type in repeat each types {
-        if type == Logger.self { return true }
-    }
-    #endif
-    return false
 }

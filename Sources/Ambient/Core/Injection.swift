@@ -39,9 +39,12 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
     // The scope path, in three stages, each in its own file: enter (make the scope's
     // storage: ContextStorage+Making.swift), bind and run (Binding.swift), end (recycle the
     // storage: ContextStorage+Recycling.swift). The async form shares the first and last.
-    try InjectionContext._enterScope(repeat each values)._runScope(
-        body, injectsLogger: _injectsLogger(repeat (each V).self)
-    ) { $0._endScope() }
+    #if SwiftLog
+    if SwiftLogChannel.binds(repeat (each V).self) {
+        return try InjectionContext._enterScope(repeat each values)._runScopeBridgingSwiftLog(body) { $0._endScope() }
+    }
+    #endif
+    return try InjectionContext._enterScope(repeat each values)._runScope(body) { $0._endScope() }
 }
 
 /// Runs the asynchronous `body` with `values` current, in this task and every child task
@@ -73,7 +76,9 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
     var scope = InjectionContext._enterScope(repeat each values)
     defer { scope._endScope() }
     #if SwiftLog
-    if _injectsLogger(repeat (each V).self) { return try await scope._bindBridgingSwiftLog(isolation: isolation, body) }
+    if SwiftLogChannel.binds(repeat (each V).self) {
+        return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
+    }
     #endif
     return try await scope._bind(isolation: isolation, body)
 }

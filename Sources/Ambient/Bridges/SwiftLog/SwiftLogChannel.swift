@@ -20,8 +20,8 @@ import Logging
 //   `Logger.bridging(to:)` that logger, so entries reach it and still the injected one.
 //
 // The costs are the trait's only (the default build compiles none of this): a
-// `withInjected` scope compares its types with Logger (`_injectsLogger`, folded away where
-// the call is specialised), a `run` of a captured context compares its Logger entry with the
+// `withInjected` scope compares its types with Logger (`binds`, folded away where the call
+// is specialised), a `run` of a captured context compares its Logger entry with the
 // current context's (two lookups), and one that injects a new logger binds a second
 // task-local; a read of Ambient's `Logger.current` also reads
 // swift-log's task-local ("swift-log channel" rows of Benchmarks/instructions).
@@ -42,6 +42,36 @@ enum SwiftLogChannel {
     static func mustBind(_ context: InjectionContext) -> Bool {
         guard let logger = context.storage?.address(of: Logger.self) else { return false }
         return Binding.currentStorage()?._withUnsafeGuaranteedRef { $0.address(of: Logger.self) } != logger
+    }
+
+    /// Whether a scope of this type binds swift-log's logger too: it is `Logger`. A
+    /// comparison of type metadata that the specialised `withInjected` folds away, so a
+    /// scope of other types pays nothing. (One form per arity of the ladder: the pack form
+    /// is not folded in an async caller.)
+    @inlinable
+    static func binds<V: Injectable>(_: V.Type) -> Bool {
+        V.self == Logger.self
+    }
+
+    /// Whether a scope of these types binds swift-log's logger too.
+    @inlinable
+    static func binds<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) -> Bool {
+        A.self == Logger.self || B.self == Logger.self
+    }
+
+    /// Whether a scope of these types binds swift-log's logger too.
+    @inlinable
+    static func binds<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) -> Bool {
+        A.self == Logger.self || B.self == Logger.self || C.self == Logger.self
+    }
+
+    /// Whether a scope of these types binds swift-log's logger too.
+    @inlinable
+    static func binds<each V: Injectable>(_ types: repeat (each V).Type) -> Bool {
+        for type in repeat each types {
+            if type == Logger.self { return true }
+        }
+        return false
     }
 
     /// Runs `body` with swift-log's task-local logger bound to `bridge`.
