@@ -16,7 +16,8 @@ let keys = try (ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"] ?? "
     guard parts.count == 2 else { throw Abort(.internalServerError, reason: "carrier key: expected id:base64") }
     return try CarrierSigningKey(id: String(parts[0]), base64: String(parts[1]))
 }
-let app = try await Application.make(.production)
+// Vapor reads its command line as a command (`serve`): give it none, so it serves.
+let app = try await Application.make(Environment(name: "production", arguments: [CommandLine.arguments[0]]))
 app.http.server.configuration.hostname = "127.0.0.1"
 app.http.server.configuration.port = port
 app.configureTokenService(keys: keys)
