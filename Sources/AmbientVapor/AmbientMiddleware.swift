@@ -90,7 +90,7 @@ public struct AmbientMiddleware: Middleware {
         } catch {
             return request.eventLoop.makeFailedFuture(error)
         }
-        request.storage[RequestValuesKey.self] = RequestValues(context: context, eventLoop: request.eventLoop)
+        request.storage[RequestValuesKey.self] = BoundEventLoop(request.eventLoop, context: context)
         guard request.eventLoop.inEventLoop else {
             return request.eventLoop.flatSubmit { context.run { next.respond(to: request) } }
         }
@@ -98,19 +98,10 @@ public struct AmbientMiddleware: Middleware {
     }
 }
 
-/// What ``AmbientMiddleware`` keeps on a request.
-final class RequestValues: Sendable {
-    let context: InjectionContext
-    let eventLoop: BoundEventLoop
-
-    init(context: InjectionContext, eventLoop: any EventLoop) {
-        self.context = context
-        self.eventLoop = BoundEventLoop(eventLoop, context: context)
-    }
-}
-
+/// What ``AmbientMiddleware`` keeps on a request: its event loop bound to its context
+/// (which holds the context too).
 enum RequestValuesKey: StorageKey {
-    typealias Value = RequestValues
+    typealias Value = BoundEventLoop
 }
 
 extension Request {
@@ -140,7 +131,7 @@ extension Request {
     ///
     /// Where ``AmbientMiddleware`` did not run, it binds the values current where it is read.
     public var ambientEventLoop: any EventLoop {
-        storage[RequestValuesKey.self]?.eventLoop ?? BoundEventLoop(eventLoop, context: .current)
+        storage[RequestValuesKey.self] ?? BoundEventLoop(eventLoop, context: .current)
     }
 }
 #endif

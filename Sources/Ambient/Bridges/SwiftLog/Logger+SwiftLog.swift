@@ -72,7 +72,13 @@ extension Logger {
     /// }
     /// ```
     public static func bridging(to logger: Logging.Logger) -> Logger {
-        guard let injected = InjectionContext.current[Logger.self] else {
+        bridging(to: logger, over: InjectionContext.current[Logger.self])
+    }
+
+    /// ``bridging(to:)`` over `injected`, the logger a context holds (`nil`: none), for a
+    /// context that is not current (`RequestContextRecipe`: no scope to enter for the read).
+    static func bridging(to logger: Logging.Logger, over injected: Logger?) -> Logger {
+        guard let injected else {
             return Logger(swiftLog: logger)
         }
         let alongside: SwiftLogSink.Alongside?

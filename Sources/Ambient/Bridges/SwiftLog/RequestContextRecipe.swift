@@ -82,7 +82,7 @@ public struct RequestContextRecipe: Sendable {
     ) throws -> InjectionContext {
         var context = captured.map { $0.injecting(contentsOf: .current) } ?? .current
         if bridgesRequestLogger {
-            context = context.injecting(context.run { Logger.bridging(to: logger) })
+            context = context.injecting(Logger.bridging(to: logger, over: context[Logger.self]))
         }
         let own = try context.run { try values() }
         if !own.isEmpty {
