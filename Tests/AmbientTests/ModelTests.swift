@@ -188,7 +188,7 @@ struct ModelTests {
         // leaves its process-wide scopes: each read is a value some scope injected, or the
         // default, never anything torn or freed (run under the sanitizers in CI).
         let strays = Locked<[String]>([])
-        let readers = BackgroundThreads(count: 2) {
+        let readers = BackgroundThreads(count: 2, pause: .microseconds(200)) {
             for type in 0..<2 {
                 let value = type == 0 ? ModelA.current.value : ModelB.current.value
                 if value != Model.defaultValue(type), allowed[type]?.contains(value) != true {

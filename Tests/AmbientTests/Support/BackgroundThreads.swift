@@ -7,17 +7,24 @@ import Foundation
 /// Threads of their own that call `body` over and over — readers outside every scope, or
 /// spinners keeping the cores busy as a parallel test run does — until `stop()`, which
 /// returns once all of them have. Bounded whatever happens: each gives up after 120 s.
+///
+/// Readers pass a `pause` between batches of 100 calls: they still interleave with every
+/// scope the test enters and leaves, without taking whole cores from the rest of a
+/// parallel run for minutes (under ThreadSanitizer, two hot readers for the length of the
+/// model test left the main actor so little time that main-queue tests' 10 s settle
+/// guards ran out).
 final class BackgroundThreads: Sendable {
     private let running = Locked(true)
     private let finished = DispatchGroup()
 
-    init(count: Int, _ body: @escaping @Sendable () -> Void) {
+    init(count: Int, pause: Duration? = nil, _ body: @escaping @Sendable () -> Void) {
         for _ in 0..<count {
             finished.enter()  // before the thread starts, so `stop()` always waits for it
             Thread { [running, finished] in
                 let deadline = ContinuousClock.now + .seconds(120)
                 while running.get(), ContinuousClock.now < deadline {
                     for _ in 0..<100 { body() }
+                    if let pause { Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18) }
                 }
                 finished.leave()
             }.start()

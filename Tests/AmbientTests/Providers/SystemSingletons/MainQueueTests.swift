@@ -20,8 +20,14 @@ final class Banner {
 @Suite("MainQueue")
 @MainActor
 struct MainQueueTests {
+    /// A clock that waits up to two minutes for woken work, not the default ten seconds:
+    /// main-queue work waits for the main thread, which a parallel run under the sanitizers
+    /// on two busy cores can leave unscheduled for longer than that. These tests are about
+    /// order and settling; the guard's own report is tested in `TestClockSettlingTests`.
+    static func makeClock() -> TestClock { TestClock(settleTimeout: .seconds(120)) }
+
     @Test func advancingFiveSecondsRunsTheFiveSecondWork() async {
-        let testClock = TestClock()
+        let testClock = Self.makeClock()
         let banner = Banner()
         withInjected(MainQueue.driven(by: testClock)) { banner.flash() }
         await testClock.advance(by: .seconds(4.9))
@@ -31,7 +37,7 @@ struct MainQueueTests {
     }
 
     @Test func workRunsInDeadlineOrderEachAtItsOwnDeadline() async {
-        let testClock = TestClock()
+        let testClock = Self.makeClock()
         let banner = Banner()
         withInjected(MainQueue.driven(by: testClock)) {
             let queue = MainQueue.current
@@ -52,7 +58,7 @@ struct MainQueueTests {
     }
 
     @Test func workRunsWithTheValuesOfTheScopeThatScheduledIt() async {
-        let testClock = TestClock()
+        let testClock = Self.makeClock()
         let banner = Banner()
         let environment = ProcessEnvironment(variables: ["MODE": "scheduled-scope"])
         withInjected(MainQueue.driven(by: testClock), environment) {
@@ -66,7 +72,7 @@ struct MainQueueTests {
     }
 
     @Test func aRepeatingTimerFiresEveryIntervalUntilInvalidated() async {
-        let testClock = TestClock()
+        let testClock = Self.makeClock()
         let banner = Banner()
         let timer = withInjected(MainQueue.driven(by: testClock)) {
             MainQueue.current.scheduledTimer(withTimeInterval: 1, repeats: true) { timer in
@@ -84,7 +90,7 @@ struct MainQueueTests {
     }
 
     @Test func aOneShotTimerFiresOnceAndAnInvalidatedOneNever() async {
-        let testClock = TestClock()
+        let testClock = Self.makeClock()
         let banner = Banner()
         let (once, never) = withInjected(MainQueue.driven(by: testClock)) {
             (
@@ -104,7 +110,7 @@ struct MainQueueTests {
     }
 
     @Test func tasksTheWorkStartsHaveSettledWhenAdvanceReturns() async {
-        let testClock = TestClock()
+        let testClock = Self.makeClock()
         let finished = Locked<[String]>([])
         withInjected(MainQueue.driven(by: testClock)) {
             MainQueue.current.asyncAfter(deadline: .now() + 1) {
@@ -127,7 +133,7 @@ struct MainQueueTests {
         defer { spinners.stop() }
         var wrong = 0
         for round in 0..<300 {
-            let testClock = TestClock()
+            let testClock = Self.makeClock()
             let banner = Banner()
             var random = RandomSource.seeded(UInt64(round))
             let deadlines = [1, 2, 3, 3, 4].shuffled(using: &random)
