@@ -190,6 +190,37 @@ struct TestClockSettlingTests {
         _ = try? await other.value
     }
 
+    /// A large parallel run on two cores keeps Dispatch's pool busy: each hop of the woken
+    /// work waits behind other tests' jobs. That waiting is not the work running, and does
+    /// not count against the guard: work that yields five times behind a 50 ms backlog
+    /// takes over a second of real time, and settles without a report under a 300 ms
+    /// timeout.
+    @Test func timeSpentWaitingForAThreadIsNotCounted() async throws {
+        let testClock = TestClock(settleTimeout: .milliseconds(300))
+        let reports = Locked<[String]>([])
+        let reporter = IssueReporter { message, _ in reports.withLock { $0.append(message) } }
+        let hops = Locked(0)
+        let task = Task {
+            try await withInjected(testClock.clock) {
+                try await Clock.current.sleep(for: .seconds(1))
+                for _ in 0..<5 {
+                    await Task.yield()
+                    hops.withLock { $0 += 1 }
+                }
+            }
+        }
+        try await testClock.waitForSleepers(1)
+        let backlog = DispatchBacklog(depth: .milliseconds(50))
+        let started = ContinuousClock.now
+        await withInjected(reporter) { await testClock.advance(by: .seconds(1)) }
+        let took = ContinuousClock.now - started
+        backlog.stop()
+        #expect(hops.get() == 5, "advance returned once the work had settled")
+        #expect(reports.get().isEmpty, "\(reports.get())")
+        #expect(took > .milliseconds(300), "the backlog held the work past the timeout (took \(took))")
+        try await task.value
+    }
+
     @Test func runReportsItsStepLimitInsteadOfTrapping() async throws {
         let testClock = TestClock()
         let reports = Locked<[String]>([])

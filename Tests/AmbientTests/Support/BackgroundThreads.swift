@@ -24,7 +24,10 @@ final class BackgroundThreads: Sendable {
                 let deadline = ContinuousClock.now + .seconds(120)
                 while running.get(), ContinuousClock.now < deadline {
                     for _ in 0..<100 { body() }
-                    if let pause { Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18) }
+                    if let pause {
+                        let (seconds, attoseconds) = pause.components
+                        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+                    }
                 }
                 finished.leave()
             }.start()

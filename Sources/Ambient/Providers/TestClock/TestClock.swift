@@ -98,7 +98,8 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - start: The wall time at offset zero.
     ///   - settleTimeout: How long, in real time, to wait for woken work to settle before
-    ///     reporting it (default 10 seconds).
+    ///     reporting it (default 10 seconds). Time the work spends only waiting for a
+    ///     thread of a saturated pool is not counted, up to ten times this in all.
     public init(start: Date = Date(timeIntervalSinceReferenceDate: 0), settleTimeout: Duration = .seconds(10)) {
         precondition(settleTimeout > .zero, "TestClock(settleTimeout: \(settleTimeout)): the timeout must be positive")
         self.start = start

@@ -52,6 +52,14 @@ import Foundation
 // counted children counted *during* their parent's run, so the count can only reach
 // zero when nothing caused by the wake-up is runnable: no timing, no yields.
 //
+// The settle timeout guards against work that runs and never settles. A job counted but
+// not yet picked up by a thread has not started to run: in a large parallel test run on
+// two cores, each hop of the woken work can wait seconds behind other tests' jobs in
+// Dispatch's pool (CI saw main-queue tests time out that way under ThreadSanitizer). So the
+// time during which this object's jobs are all queued and none is running is kept apart
+// ("starved"), and a waiter whose timer runs out waits that much longer, up to ten times its
+// timeout in all. Work spinning on a thread is running, and is still reported on time.
+//
 // What escapes (documented in TestClock and the time article): work that waits on
 // something outside the global executor and resumes from there is no longer counted once
 // it suspends: the main actor, a custom or task executor, a `DispatchQueue` or `Thread`
@@ -67,7 +75,12 @@ final class WokenWork: @unchecked Sendable {
     private struct Waiter: @unchecked Sendable {
         let id: UInt64
         let continuation: CheckedContinuation<Bool, Never>
-        let timer: DispatchWorkItem
+        var timer: DispatchWorkItem
+        /// The starved time when it started waiting, plus what its timeout was already
+        /// extended by.
+        var starvedCredited: Duration
+        /// How much longer than its timeout it may still be extended.
+        var extensionLeft: Duration
     }
 
     private struct State {
@@ -75,6 +88,36 @@ final class WokenWork: @unchecked Sendable {
         var running = 0
         var waiters: [Waiter] = []
         var nextID: UInt64 = 0
+        /// Of `running`: jobs enqueued that no thread has picked up yet, and jobs a thread
+        /// is running now.
+        var queued = 0
+        var executing = 0
+        /// Time during which this object's work had jobs queued and none running: it was
+        /// waiting for a thread of a saturated pool (a large parallel test run on few
+        /// cores), not running. Not counted against a waiter's timeout.
+        var starvedTotal = Duration.zero
+        var starvedSince: ContinuousClock.Instant?
+
+        var isStarved: Bool { queued > 0 && executing == 0 }
+
+        /// Starved time so far, the current stretch included.
+        func starved(at now: ContinuousClock.Instant) -> Duration {
+            starvedTotal + (starvedSince.map { now - $0 } ?? .zero)
+        }
+
+        /// Runs `change` and keeps the starved time up to date across it.
+        mutating func update(_ change: (inout State) -> Void) {
+            let wasStarved = isStarved
+            change(&self)
+            guard wasStarved != isStarved else { return }
+            let now = ContinuousClock.now
+            if let since = starvedSince {
+                starvedTotal += now - since
+                starvedSince = nil
+            } else {
+                starvedSince = now
+            }
+        }
     }
 
     private let state = Locked(State())
@@ -129,36 +172,78 @@ final class WokenWork: @unchecked Sendable {
 
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
     /// until `timeout` of real time has passed. Returns `false` on time-out.
+    ///
+    /// Time during which the work only waits for a thread (jobs queued, none running: a
+    /// saturated pool, as in a large parallel test run on two cores) is not counted, up to
+    /// ten times `timeout` in all: the guard is for work that runs and never settles, and
+    /// a job no thread has picked up has not started to.
     func settle(timeout: Duration) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             // If this task is itself counted, `running` counts it until it suspends, right
             // after this closure: its own end of slice can then be the one that settles.
-            let registered = state.withLock { state -> (id: UInt64, timer: DispatchWorkItem)? in
+            let registered = state.withLock { state -> DispatchWorkItem? in
                 if state.running == 0 { return nil }
                 state.nextID += 1
                 let id = state.nextID
                 let timer = DispatchWorkItem { [weak self] in self?.expire(id) }
-                state.waiters.append(Waiter(id: id, continuation: continuation, timer: timer))
-                return (id, timer)
+                state.waiters.append(
+                    Waiter(
+                        id: id, continuation: continuation, timer: timer,
+                        starvedCredited: state.starved(at: .now), extensionLeft: timeout * 10))
+                return timer
             }
             guard let registered else { return continuation.resume(returning: true) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: registered.timer)
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: registered)
         }
     }
 
-    /// Waiter `id`'s timer ran out: it gives up, if it is still waiting.
+    /// Waiter `id`'s timer ran out: if its work spent part of that time waiting for a
+    /// thread, it waits that much longer (within its extension); otherwise it gives up, if
+    /// it is still waiting.
     private func expire(_ id: UInt64) {
-        let expired = state.withLock { state -> Waiter? in
-            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-            return state.waiters.remove(at: index)
+        enum Outcome {
+            case gone
+            case extended(DispatchWorkItem, Duration)
+            case expired(Waiter)
         }
-        expired?.continuation.resume(returning: false)
+        let outcome = state.withLock { state -> Outcome in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return .gone }
+            let starved = state.starved(at: .now)
+            let owed = min(starved - state.waiters[index].starvedCredited, state.waiters[index].extensionLeft)
+            guard owed < .milliseconds(1) else {
+                let timer = DispatchWorkItem { [weak self] in self?.expire(id) }
+                state.waiters[index].timer = timer
+                state.waiters[index].starvedCredited = starved
+                state.waiters[index].extensionLeft -= owed
+                return .extended(timer, owed)
+            }
+            return .expired(state.waiters.remove(at: index))
+        }
+        switch outcome {
+        case .gone:
+            break
+        case .extended(let timer, let delay):
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval, execute: timer)
+        case .expired(let waiter):
+            waiter.continuation.resume(returning: false)
+        }
     }
 
     /// Counts `job` and runs it on Dispatch's global queue, on this object's account.
     func enqueue(_ job: UnownedJob) {
-        state.withLock { $0.running += 1 }
+        state.withLock { state in
+            state.update {
+                $0.running += 1
+                $0.queued += 1
+            }
+        }
         DispatchQueue.global().async {
+            self.state.withLock { state in
+                state.update {
+                    $0.queued -= 1
+                    $0.executing += 1
+                }
+            }
             let previous = Self.current
             Self.current = Unmanaged.passUnretained(self)
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
@@ -169,14 +254,17 @@ final class WokenWork: @unchecked Sendable {
                 _ambientRunJob(job, Self.genericExecutor)
             }
             Self.current = previous
-            self.finishedOne()
+            self.finishedOne(executing: true)
         }
     }
 
     /// One counted job has suspended or finished: wake the waiters if it was the last.
-    private func finishedOne() {
+    private func finishedOne(executing: Bool = false) {
         let settled = state.withLock { state -> [Waiter] in
-            state.running -= 1
+            state.update {
+                $0.running -= 1
+                if executing { $0.executing -= 1 }
+            }
             guard state.running == 0 else { return [] }
             defer { state.waiters.removeAll() }
             return state.waiters
