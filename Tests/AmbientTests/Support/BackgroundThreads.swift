@@ -10,9 +10,7 @@ import Foundation
 ///
 /// Readers pass a `pause` between batches of 100 calls: they still interleave with every
 /// scope the test enters and leaves, without taking whole cores from the rest of a
-/// parallel run for minutes (under ThreadSanitizer, two hot readers for the length of the
-/// model test left the main actor so little time that main-queue tests' 10 s settle
-/// guards ran out).
+/// parallel run for the length of a long test.
 final class BackgroundThreads: Sendable {
     private let running = Locked(true)
     private let finished = DispatchGroup()
