@@ -72,10 +72,17 @@ extension CarriedValues {
             }
         }
         guard let first else { return (InjectionContext(), []) }
-        return withUnsafeTemporaryAllocation(of: ArrivedField.self, capacity: types.count) { arrived in
+        // One stack allocation for both: each listed type's arrival, then the scratch's
+        // first bytes (a signed request of a few short fields never reaches the heap).
+        let fieldBytes = MemoryLayout<ArrivedField>.stride * types.count
+        return withUnsafeTemporaryAllocation(
+            byteCount: fieldBytes + CarrierScratch.stackBytes, alignment: MemoryLayout<ArrivedField>.alignment
+        ) { raw in
+            let arrived = UnsafeMutableRawBufferPointer(rebasing: raw[..<fieldBytes]).bindMemory(to: ArrivedField.self)
             arrived.initialize(repeating: ArrivedField())  // trivial: nothing to deinitialize
             var arrival = Arrival(fields: arrived)
-            var scratch = CarrierScratch()
+            var scratch = CarrierScratch(
+                lending: UnsafeMutableRawBufferPointer(rebasing: raw[fieldBytes...]).bindMemory(to: UInt8.self))
             switch format {
             case .fields: receiveFields(from: first, &arrival, &scratch, limits: limits, field: field)
             case .baggage: receiveBaggage(first.text, &arrival, &scratch, limits: limits)
@@ -359,9 +366,10 @@ extension CarriedValues {
 
     /// The index among ``types`` of the type whose field is named `name`.
     private func fieldIndex(named name: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard let start = name.baseAddress else { return nil }
         for index in fieldNameBytes.indices {
             let matches = fieldNameBytes[index].withUnsafeBufferPointer { candidate in
-                candidate.count == name.count && (0..<name.count).allSatisfy { candidate[$0] == name[$0] }
+                candidate.count == name.count && memcmp(candidate.baseAddress!, start, name.count) == 0
             }
             if matches { return index }
         }

@@ -2,21 +2,42 @@
 
 // Why: a request's decode works in one allocation, whatever it carries.
 
-/// The bytes one decode or one signature works on, in one allocation: what arrived (each
+/// The bytes one decode or one signature works on, in one buffer: what arrived (each
 /// field, or the baggage header, copied once), unescaped text, then the message a signature's
 /// code covers. Parts are named by offsets, never pointers, so growing it (a reallocation)
-/// invalidates nothing; every read is bounds-checked against what was written. Freed when
-/// the decode ends; a request carrying nothing never allocates it.
+/// invalidates nothing; every read is bounds-checked against what was written. It starts in
+/// a buffer the caller lends (on the stack: ``withScratch(_:)``) and moves to the heap only
+/// when that is full; freed when the decode ends. A request carrying nothing never makes one.
 struct CarrierScratch: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>?
     /// How many bytes were written.
     private(set) var count = 0
     private var capacity = 0
+    /// Whether `base` was allocated here (and is freed here), not lent.
+    private var owned = false
+
+    /// How many bytes ``withScratch(_:)`` lends from the stack: a request signing a few
+    /// short fields fits.
+    static let stackBytes = 512
 
     init() {}
 
+    /// A scratch that writes into `buffer` until it is full. `buffer` must outlive it.
+    init(lending buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress
+        capacity = buffer.count
+    }
+
+    /// Calls `body` with a scratch that starts in ``stackBytes`` of stack.
+    static func withScratch<Result>(_ body: (inout CarrierScratch) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: stackBytes) { buffer in
+            var scratch = CarrierScratch(lending: buffer)
+            return body(&scratch)
+        }
+    }
+
     deinit {
-        base?.deallocate()
+        if owned { base?.deallocate() }
     }
 
     /// Makes room for `extra` more bytes, so the next appends of that many do not move it.
@@ -27,10 +48,11 @@ struct CarrierScratch: ~Copyable {
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: grownCapacity)
         if let base {
             grown.initialize(from: base, count: count)
-            base.deallocate()
+            if owned { base.deallocate() }
         }
         base = grown
         capacity = grownCapacity
+        owned = true
     }
 
     mutating func append(_ byte: UInt8) {
@@ -75,17 +97,23 @@ struct CarrierScratch: ~Copyable {
 
     /// Appends `value` (not negative) in decimal digits.
     mutating func appendDecimal(_ value: Int64) {
-        var rest = UInt64(max(value, 0))
-        // Up to 20 digits, written from the end of a buffer on the stack.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer.initializeElement(at: start, to: UInt8(ascii: "0") + UInt8(rest % 10))
-                rest /= 10
-            } while rest > 0
-            append(UnsafeBufferPointer(rebasing: buffer[start...]))
+        let value = UInt64(max(value, 0))
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20, value >= scale {
+            digits += 1
+            scale = scale &* 10
         }
+        reserve(digits)
+        var rest = value
+        var position = count + digits
+        let base = base.unsafelyUnwrapped
+        repeat {
+            position -= 1
+            base[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+        } while rest > 0
+        count += digits
     }
 
     subscript(offset: Int) -> UInt8 {

@@ -110,7 +110,8 @@ struct CarrierSignature {
 
     /// ``parse(_:in:)`` over the field's bytes: the parts as offsets into `bytes`. Reads the
     /// three short parts from the front and the code from the back, then checks the names
-    /// between them (which may not hold a `:`), so each byte is read about once.
+    /// between them (which may not hold a `:`), so each byte is read about once, by plain
+    /// loops over the buffer (a signature is checked on every signed request).
     private static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>
     ) -> Result<
@@ -122,56 +123,56 @@ struct CarrierSignature {
             return .failure(
                 .malformedSignature(colons == 4 ? problem : "expected 5 parts separated by ':', found \(colons + 1)"))
         }
-        // The first three ':' (after the version, the key id and the expiry); the fourth is
-        // just before the 64-digit code.
-        var colons: (Int, Int, Int) = (0, 0, 0)
-        var found = 0
-        var index = 0
-        while found < 3, index < bytes.count {
-            if bytes[index] == UInt8(ascii: ":") {
-                switch found {
-                case 0: colons.0 = index
-                case 1: colons.1 = index
-                default: colons.2 = index
-                }
-                found += 1
-            }
+        let colon = UInt8(ascii: ":")
+        // "v1:" first; then the key id, up to the second ':'.
+        guard bytes.count > 3, bytes[0] == UInt8(ascii: "v"), bytes[1] == UInt8(ascii: "1"), bytes[2] == colon
+        else {
+            return bytes.firstIndex(of: colon) == nil || bytes.filter({ $0 == colon }).count < 3
+                ? malformed("") : malformed("unknown version (this receiver reads v1)")
+        }
+        var index = 3
+        var keyIDValid = true
+        while index < bytes.count, bytes[index] != colon {
+            keyIDValid = keyIDValid && isKeyIDByte(bytes[index])
             index += 1
         }
-        guard found == 3 else { return malformed("") }
-        guard colons.0 == 2, bytes[0] == UInt8(ascii: "v"), bytes[1] == UInt8(ascii: "1") else {
-            return malformed("unknown version (this receiver reads v1)")
+        let keyID = 3..<index
+        // The expiry, up to the third ':'.
+        index += 1
+        let expiryStart = index
+        var expiry: Int64 = 0
+        var expiryValid = true
+        while index < bytes.count, bytes[index] != colon {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            expiryValid = expiryValid && digit < 10
+            expiry = expiry &* 10 &+ Int64(digit)
+            index += 1
         }
-        let keyID = (colons.0 + 1)..<colons.1
-        guard (1...64).contains(keyID.count), bytes[keyID].allSatisfy(isKeyIDByte) else {
+        guard index < bytes.count else { return malformed("") }  // fewer than three ':'
+        let expiryCount = index - expiryStart
+        guard (1...64).contains(keyID.count), keyIDValid else {
             return malformed("invalid key id")
         }
-        let expiryDigits = bytes[(colons.1 + 1)..<colons.2]
-        guard (1...12).contains(expiryDigits.count),
-            expiryDigits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-        else {
+        guard (1...12).contains(expiryCount), expiryValid else {
             return malformed("the expiry is not 1 to 12 decimal digits")
         }
-        let expiry = expiryDigits.reduce(Int64(0)) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
         let codeStart = bytes.count - 64
         // The ':' before the code is a fourth one, after the expiry's.
-        guard codeStart - 1 > colons.2, bytes[codeStart - 1] == UInt8(ascii: ":") else {
+        guard codeStart - 1 > index, bytes[codeStart - 1] == colon else {
             return malformed("the code is not 64 hex digits")
         }
-        let names = (colons.2 + 1)..<(codeStart - 1)
-        if let problem = namesProblem(bytes[names]) {
+        let names = (index + 1)..<(codeStart - 1)
+        if let problem = namesProblem(bytes, names) {
             return malformed(problem)
         }
         var code: Code = (0, 0, 0, 0)
         var invalid: UInt8 = 0
         withUnsafeMutableBytes(of: &code) { code in
-            hexValues.withUnsafeBufferPointer { hexValues in
-                for offset in 0..<32 {
-                    let high = hexValues[Int(bytes[codeStart + 2 * offset])]
-                    let low = hexValues[Int(bytes[codeStart + 2 * offset + 1])]
-                    invalid |= (high | low) & 0x10
-                    code[offset] = high << 4 | (low & 0xF)
-                }
+            for offset in 0..<32 {
+                let high = lowercaseHexValue(bytes[codeStart &+ 2 &* offset])
+                let low = lowercaseHexValue(bytes[codeStart &+ 2 &* offset &+ 1])
+                invalid |= (high | low) & 0x10
+                code[offset] = high << 4 | (low & 0xF)
             }
         }
         guard invalid == 0 else {
@@ -180,32 +181,50 @@ struct CarrierSignature {
         return .success(CarrierSignature(keyID: keyID, expiry: expiry, names: names, code: code))
     }
 
-    /// What is wrong with the list of names, if anything: too many, a name that is not 1 to
-    /// 128 of `a-z0-9-`, or one listed twice (each compared with those before it: at most 64
-    /// names of a field within the receiver's limits, so the work stays bounded).
-    private static func namesProblem(_ list: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
+    /// What is wrong with the list of names at `list` in `bytes`, if anything: too many, a
+    /// name that is not 1 to 128 of `a-z0-9-`, or one listed twice (each compared with
+    /// those before it: at most 64 names of a field within the receiver's limits, so the
+    /// work stays bounded). Names are checked in order, each as a whole: the first name
+    /// with a problem is the one reported.
+    private static func namesProblem(_ bytes: UnsafeBufferPointer<UInt8>, _ list: Range<Int>) -> String? {
+        let slash = UInt8(ascii: "/")
         var listed = 0
-        var nameStart = list.startIndex
-        for index in list.startIndex...list.endIndex where index == list.endIndex || list[index] == UInt8(ascii: "/") {
-            let name = list[nameStart..<index]
+        var nameStart = list.lowerBound
+        var nameValid = true
+        var index = list.lowerBound
+        while true {
+            guard index == list.upperBound || bytes[index] == slash else {
+                nameValid = nameValid && isFieldNameByte(bytes[index])
+                index += 1
+                continue
+            }
+            let count = index - nameStart
             guard listed < maximumFields else {
                 return "lists more than \(maximumFields) fields"
             }
-            guard (1...128).contains(name.count), name.allSatisfy(isFieldNameByte) else {
+            guard (1...128).contains(count), nameValid else {
                 return "a listed field name is not 1 to 128 of a-z, 0-9 and -"
             }
             // The names before this one, each followed by '/': is this one among them?
-            var earlierStart = list.startIndex
-            for earlierEnd in list.startIndex..<nameStart where list[earlierEnd] == UInt8(ascii: "/") {
-                if list[earlierStart..<earlierEnd].elementsEqual(name) {
-                    return "lists \(String(decoding: name, as: UTF8.self)) twice"
+            var earlierStart = list.lowerBound
+            var scan = list.lowerBound
+            while scan < nameStart {
+                if bytes[scan] == slash {
+                    if scan - earlierStart == count,
+                        memcmp(bytes.baseAddress! + earlierStart, bytes.baseAddress! + nameStart, count) == 0
+                    {
+                        return "lists \(String(decoding: bytes[nameStart..<index], as: UTF8.self)) twice"
+                    }
+                    earlierStart = scan + 1
                 }
-                earlierStart = earlierEnd + 1
+                scan += 1
             }
             listed += 1
-            nameStart = index + 1
+            guard index < list.upperBound else { return nil }
+            index += 1
+            nameStart = index
+            nameValid = true
         }
-        return nil
     }
 
     /// Where the listed name that starts at `start` is: up to the next `/` or the list's end.
@@ -236,9 +255,6 @@ struct CarrierSignature {
         default: false
         }
     }
-
-    /// Each byte's ``lowercaseHexValue(_:)``: one load per digit of a code.
-    private static let hexValues: [UInt8] = (0...255).map { lowercaseHexValue(UInt8($0)) }
 
     /// The digit's value, or 16 for anything but `0-9a-f`.
     private static func lowercaseHexValue(_ byte: UInt8) -> UInt8 {

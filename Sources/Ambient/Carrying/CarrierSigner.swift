@@ -39,9 +39,10 @@ public struct CarrierSigner: Sendable, CustomStringConvertible {
     /// The signature field's text for `fields` (names and decoded values, in order).
     func signature(for fields: [(name: String, value: String)]) -> String {
         let expiry = Int64((now().timeIntervalSince1970 + lifetime.timeInterval).rounded(.up))
-        var scratch = CarrierScratch()
-        let message = CarrierSignature.message(keyID: keyID, expiry: expiry, fields: fields, in: &scratch)
-        let code = scratch.withBytes(message) { authenticator.code(for: UnsafeRawBufferPointer($0)) }
+        let code = CarrierScratch.withScratch { scratch in
+            let message = CarrierSignature.message(keyID: keyID, expiry: expiry, fields: fields, in: &scratch)
+            return scratch.withBytes(message) { authenticator.code(for: UnsafeRawBufferPointer($0)) }
+        }
         return CarrierSignature.text(keyID: keyID, expiry: expiry, names: fields.map(\.name), code: code)
     }
 
