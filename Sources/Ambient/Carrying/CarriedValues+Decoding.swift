@@ -289,16 +289,19 @@ extension CarriedValues {
         _ arrival: inout Arrival, _ scratch: inout CarrierScratch, with verifier: CarrierTrust.Verifier,
         limits: CarrierLimits, field: (String) -> String?
     ) -> CarrierRejection.Reason? {
-        var text = arrival.signature.raw
-        if scratch.withBytes(text, { $0.contains(UInt8(ascii: "%")) }) {
-            // Escaped by a hop: read the text it escapes.
-            guard case .success(let count) = scratch.withBytes(text, CarrierEscaping.unescapedCount) else {
+        let raw = arrival.signature.raw
+        var parsed = CarrierSignature.parse(raw, in: scratch)
+        // A '%' is in none of a signature's parts, so one that parses as it arrived has none;
+        // one that does not may have been escaped by a hop: read the text it escapes.
+        if case .failure = parsed, scratch.withBytes(raw, { $0.contains(UInt8(ascii: "%")) }) {
+            guard case .success(let count) = scratch.withBytes(raw, CarrierEscaping.unescapedCount) else {
                 return .malformedSignature("invalid characters")
             }
-            text = CarrierEscaping.appendUnescaped(text, count: count, to: &scratch)
+            parsed = CarrierSignature.parse(
+                CarrierEscaping.appendUnescaped(raw, count: count, to: &scratch), in: scratch)
         }
         let signature: CarrierSignature
-        switch CarrierSignature.parse(text, in: scratch) {
+        switch parsed {
         case .success(let value): signature = value
         case .failure(let reason): return reason
         }

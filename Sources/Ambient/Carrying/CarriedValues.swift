@@ -29,17 +29,39 @@
 /// becomes `%XX` of its UTF-8, so a field is always a valid header value and a valid
 /// baggage value.
 public struct CarriedValues: Sendable, CustomStringConvertible {
+    /// Everything a decode reads, behind one reference: a request copies a `CarriedValues`
+    /// into its closures several times, and a copy is then one retain, not one per array.
+    private final class Storage: Sendable {
+        let types: [any CarriableValue.Type]
+        let keyPrefix: String
+        let fieldNames: [String]
+        let fieldNameBytes: [[UInt8]]
+        let signatureField: String
+        let signatureFieldBytes: [UInt8]
+
+        init(types: [any CarriableValue.Type], keyPrefix: String, fieldNames: [String], signatureField: String) {
+            self.types = types
+            self.keyPrefix = keyPrefix
+            self.fieldNames = fieldNames
+            self.fieldNameBytes = fieldNames.map { Array($0.utf8) }
+            self.signatureField = signatureField
+            self.signatureFieldBytes = Array(signatureField.utf8)
+        }
+    }
+
+    private let storage: Storage
+
     /// The types that travel, in the order given.
-    public let types: [any CarriableValue.Type]
+    public var types: [any CarriableValue.Type] { storage.types }
     /// Put before each ``CarriableValue/carrierKey`` to name its field: `"ambient-"`.
-    public let keyPrefix: String
+    public var keyPrefix: String { storage.keyPrefix }
     /// Each type's field name, lowercased, in the order of ``types``; and as bytes, for
     /// matching baggage keys.
-    let fieldNames: [String]
-    let fieldNameBytes: [[UInt8]]
+    var fieldNames: [String] { storage.fieldNames }
+    var fieldNameBytes: [[UInt8]] { storage.fieldNameBytes }
     /// The field a signature travels in: ``keyPrefix`` + `signature`.
-    public let signatureField: String
-    let signatureFieldBytes: [UInt8]
+    public var signatureField: String { storage.signatureField }
+    var signatureFieldBytes: [UInt8] { storage.signatureFieldBytes }
 
     /// The name of the W3C Baggage header: `baggage`.
     public static let baggageHeader = "baggage"
@@ -67,12 +89,7 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
             precondition(seen[name] == nil, "CarriedValues: \(type) and \(seen[name] ?? "") both travel as \"\(name)\"")
             seen[name] = "\(type)"
         }
-        self.types = types
-        self.keyPrefix = keyPrefix
-        self.fieldNames = fieldNames
-        self.fieldNameBytes = fieldNames.map { Array($0.utf8) }
-        self.signatureField = signatureField
-        self.signatureFieldBytes = Array(signatureField.utf8)
+        storage = Storage(types: types, keyPrefix: keyPrefix, fieldNames: fieldNames, signatureField: signatureField)
     }
 
     /// The field name `type` travels under: ``keyPrefix`` + its key, lowercased (HTTP/2

@@ -101,8 +101,7 @@ enum CarrierEscaping {
 
     /// W3C Baggage's `baggage-octet`: visible ASCII but `"`, `,`, `;` and `\`.
     static func isBaggageOctet(_ byte: UInt8) -> Bool {
-        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: ",")
-            && byte != UInt8(ascii: ";") && byte != UInt8(ascii: "\\")
+        ByteClass.baggageOctet.contains(byte)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

@@ -240,20 +240,11 @@ struct CarrierSignature {
     }
 
     static func isKeyIDByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default:
-            false
-        }
+        ByteClass.keyID.contains(byte)
     }
 
     static func isFieldNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"): true
-        default: false
-        }
+        ByteClass.fieldName.contains(byte)
     }
 
     /// The digit's value, or 16 for anything but `0-9a-f`.

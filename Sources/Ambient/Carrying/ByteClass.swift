@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Why: every byte of a carried field is classified; a two-word bitmask does it in a few instructions.
+
+/// A set of ASCII bytes as a 128-bit mask (bit `b` for byte `b`): membership is a shift and
+/// a test, with no branches per range and no table to load. Bytes from 128 up are never in.
+/// The masks are written out (`ByteClassTests` checks each against its definition).
+struct ByteClass {
+    /// Bytes 0–63 and 64–127.
+    let low: UInt64
+    let high: UInt64
+
+    @inline(__always)
+    func contains(_ byte: UInt8) -> Bool {
+        let word = byte < 64 ? low : (byte < 128 ? high : 0)
+        return (word >> UInt64(byte & 63)) & 1 == 1
+    }
+
+    /// W3C Baggage's `baggage-octet`: visible ASCII but `"`, `,`, `;` and `\`.
+    static let baggageOctet = ByteClass(low: 0xf7ff_effa_0000_0000, high: 0x7fff_ffff_efff_ffff)
+    /// A listed field name's bytes: `a-z`, `0-9`, `-`.
+    static let fieldName = ByteClass(low: 0x03ff_2000_0000_0000, high: 0x07ff_fffe_0000_0000)
+    /// A signing key id's bytes: `a-z`, `A-Z`, `0-9`, `-`, `_`.
+    static let keyID = ByteClass(low: 0x03ff_2000_0000_0000, high: 0x07ff_fffe_87ff_fffe)
+}
