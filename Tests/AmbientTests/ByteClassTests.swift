@@ -18,9 +18,11 @@ struct ByteClassTests {
             let byte = UInt8(value)
             let baggage = byte > 0x20 && byte < 0x7F && !"\",;\\".utf8.contains(byte)
             #expect(ByteClass.baggageOctet.contains(byte) == baggage, "baggage-octet \(byte)")
-            #expect(ByteClass.fieldName.contains(byte) == ascii(byte, in: "a"..."z", "0"..."9", or: "-"), "name \(byte)")
             #expect(
-                ByteClass.keyID.contains(byte) == ascii(byte, in: "a"..."z", "A"..."Z", "0"..."9", or: "-_"), "key \(byte)")
+                ByteClass.fieldName.contains(byte) == ascii(byte, in: "a"..."z", "0"..."9", or: "-"), "name \(byte)")
+            #expect(
+                ByteClass.keyID.contains(byte) == ascii(byte, in: "a"..."z", "A"..."Z", "0"..."9", or: "-_"),
+                "key \(byte)")
         }
     }
 }
