@@ -191,6 +191,38 @@ struct SignedCarryingTests {
         }
     }
 
+    /// What each malformed signature is reported as: the first failing check, read over the
+    /// whole field; with other than five parts, the count of parts.
+    @Test(arguments: [
+        ("v2:test:1:ambient-plan:" + String(repeating: "0", count: 64), "unknown version (this receiver reads v1)"),
+        ("v2:x", "expected 5 parts separated by ':', found 2"),
+        ("v1:test:1", "expected 5 parts separated by ':', found 3"),
+        ("v1:te.t:1:ambient-plan:" + String(repeating: "0", count: 64), "invalid key id"),
+        ("v1:test:1x:ambient-plan:" + String(repeating: "0", count: 64), "the expiry is not 1 to 12 decimal digits"),
+        ("v1:test:1:ambient-plan:abc", "the code is not 64 hex digits"),
+        ("v1:test:1:ambient-plan/ambient-plan:" + String(repeating: "0", count: 64), "lists ambient-plan twice"),
+        (
+            "v1:test:1:Ambient-Plan:" + String(repeating: "0", count: 64),
+            "a listed field name is not 1 to 128 of a-z, 0-9 and -"
+        ),
+        ("v1:test:1:ambient-plan:" + String(repeating: "A", count: 64), "the code is not 64 lowercase hex digits"),
+        (
+            "v1:test:1:" + (0...64).map { "n\($0)" }.joined(separator: "/") + ":"
+                + String(repeating: "0", count: 64),
+            "lists more than 64 fields"
+        ),
+    ])
+    func aMalformedSignatureIsReportedForWhatIsWrongWithIt(signature: String, problem: String) throws {
+        let (_, rejections) = carried.decodeSkippingInvalid(
+            ["ambient-plan": "enterprise", "ambient-signature": signature], trusting: trust)
+        let reason = try #require(rejections.first?.reason)
+        guard case .malformedSignature(let reported) = reason else {
+            Issue.record("expected malformedSignature, got \(reason)")
+            return
+        }
+        #expect(reported == problem)
+    }
+
     @Test(arguments: [CarrierFormat.fields, .baggage])
     func aNewerSendersFieldIsCoveredThoughTheReceiverDoesNotKnowIt(format: CarrierFormat) throws {
         // The sender carries a third type the receiver has not listed (yet): its field is in

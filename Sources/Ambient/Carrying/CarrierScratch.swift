@@ -20,8 +20,6 @@ struct CarrierScratch: ~Copyable {
     /// short fields fits.
     static let stackBytes = 512
 
-    init() {}
-
     /// A scratch that writes into `buffer` until it is full. `buffer` must outlive it.
     init(lending buffer: UnsafeMutableBufferPointer<UInt8>) {
         base = buffer.baseAddress

@@ -127,8 +127,8 @@ struct CarrierSignature {
         // "v1:" first; then the key id, up to the second ':'.
         guard bytes.count > 3, bytes[0] == UInt8(ascii: "v"), bytes[1] == UInt8(ascii: "1"), bytes[2] == colon
         else {
-            return bytes.firstIndex(of: colon) == nil || bytes.filter({ $0 == colon }).count < 3
-                ? malformed("") : malformed("unknown version (this receiver reads v1)")
+            // With other than four ':', `malformed` reports the count of parts instead.
+            return malformed("unknown version (this receiver reads v1)")
         }
         var index = 3
         var keyIDValid = true

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Ambient
 import Dispatch
 import Foundation
+
+@testable import Ambient
 
 /// Threads of their own that call `body` over and over — readers outside every scope, or
 /// spinners keeping the cores busy as a parallel test run does — until `stop()`, which
@@ -22,10 +23,7 @@ final class BackgroundThreads: Sendable {
                 let deadline = ContinuousClock.now + .seconds(120)
                 while running.get(), ContinuousClock.now < deadline {
                     for _ in 0..<100 { body() }
-                    if let pause {
-                        let (seconds, attoseconds) = pause.components
-                        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-                    }
+                    if let pause { Thread.sleep(forTimeInterval: pause.timeInterval) }
                 }
                 finished.leave()
             }.start()
