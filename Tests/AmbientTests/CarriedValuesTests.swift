@@ -144,6 +144,35 @@ struct CarriedValuesTests {
         }
     }
 
+    /// A dictionary of a few fields is read in one pass over its names; one of many is
+    /// looked up name by name. Both read exactly what `fields[name]` reads.
+    @Test(arguments: [0, 5, 200])
+    func aDictionaryIsReadAsItsLookupsWouldReadIt(others: Int) throws {
+        var fields = carried.encode(
+            InjectionContext().injecting(Clock.fixed(Date(timeIntervalSinceReferenceDate: 7)), Note(text: "n")))
+        // Names a pass must not take for a listed one: the same length, another case, a
+        // longer one that starts alike.
+        fields["ambient-clocx"] = "fixed:1.0"
+        fields["Ambient-Note"] = "not me"
+        fields["ambient-note-2"] = "nor me"
+        for index in 0..<others { fields["x-other-\(index)"] = "\(index)" }
+        let context = try carried.decode(fields, trusting: .anySender)
+        #expect(context.run { Clock.current.now } == Date(timeIntervalSinceReferenceDate: 7))
+        #expect(context[Note.self] == Note(text: "n"))
+        #expect(carried.decodeSkippingInvalid(["ambient-clocx": "1", "Ambient-Note": "x"], trusting: .anySender)
+            .context.isEmpty)
+    }
+
+    @Test(arguments: ["", "X-Corp-"])
+    func anyPrefixIsReadAsItsLookupsWouldReadIt(prefix: String) throws {
+        let carried = CarriedValues(Clock.self, Note.self, keyPrefix: prefix)
+        let fields = carried.encode(InjectionContext().injecting(Note(text: "n")))
+        #expect(fields == ["\(prefix.lowercased())note": "n"])
+        #expect(try carried.decode(fields, trusting: .anySender)[Note.self] == Note(text: "n"))
+        let unsigned = carried.decodeSkippingInvalid(fields, trusting: .nobody)
+        #expect(unsigned.rejections.map(\.field) == ["\(prefix.lowercased())note"])
+    }
+
     @Test func fieldNamesMustBeHeaderNames() async {
         await #expect(processExitsWith: .failure) {
             _ = CarriedValues(Note.self, keyPrefix: "bad prefix ")

@@ -17,7 +17,11 @@ extension CarriedValues {
         _ fields: [String: String], as format: CarrierFormat = .fields, trusting trust: CarrierTrust,
         limits: CarrierLimits = .default
     ) throws(CarrierRejection) -> InjectionContext {
-        try decode(as: format, trusting: trust, limits: limits) { fields[$0] }
+        let (context, rejections) = decodeSkippingInvalid(fields, as: format, trusting: trust, limits: limits)
+        if let first = rejections.first {
+            throw first
+        }
+        return context
     }
 
     /// ``decode(_:as:trusting:limits:)`` for any carrier: `field` is called with each field's
@@ -37,13 +41,53 @@ extension CarriedValues {
     /// `trust` accepts and that decodes; a ``CarrierRejection`` for every field dropped
     /// (its type then keeps whatever the receiver has).
     ///
-    /// A request that carries none of the fields costs a lookup per listed type and no
+    /// A request that carries none of the fields costs one pass over the names in `fields`
+    /// (a name of a length no listed field has is not compared; nothing is hashed) and no
     /// allocation.
     public func decodeSkippingInvalid(
         _ fields: [String: String], as format: CarrierFormat = .fields, trusting trust: CarrierTrust,
         limits: CarrierLimits = .default
     ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
-        decodeSkippingInvalid(as: format, trusting: trust, limits: limits) { fields[$0] }
+        func lookup(_ name: String) -> String? { fields[name] }
+        // A name a pass reads costs a few instructions, a hashed lookup a few hundred: one
+        // pass finds every listed field sooner, unless the request has very many others.
+        guard format == .fields, fields.count <= 16 * (types.count + 1) else {
+            return decodeSkippingInvalid(
+                as: format, trusting: trust, limits: limits, listed: { lookup(fieldName(at: $0)) }, field: lookup)
+        }
+        return withUnsafeTemporaryAllocation(of: String?.self, capacity: types.count + 1) { found in
+            found.initialize(repeating: nil)
+            guard collectListed(from: fields, into: found) > 0 else {
+                return (InjectionContext(), [])  // and nothing to deinitialize
+            }
+            defer { found.deinitialize() }
+            return decodeSkippingInvalid(
+                as: format, trusting: trust, limits: limits, listed: { found[$0 ?? found.count - 1] }, field: lookup)
+        }
+    }
+
+    /// Puts each listed type's field in `fields` at its index in `found`, the signature's
+    /// last, in one pass over the names (a name of a length none of them has is not read);
+    /// returns how many it found.
+    private func collectListed(from fields: [String: String], into found: UnsafeMutableBufferPointer<String?>) -> Int {
+        let listedLengths = storage.nameLengths
+        let names = fieldNames
+        var count = 0
+        for (name, value) in fields {
+            let length = name.utf8.count
+            guard length < listedLengths.count, listedLengths[length] else { continue }
+            var index = 0
+            while index < names.count, names[index] != name { index += 1 }
+            if index == names.count, name != signatureField { continue }
+            found[index] = value
+            count += 1
+        }
+        return count
+    }
+
+    /// The field name of the listed type at `index`, or the signature's for `nil`.
+    private func fieldName(at index: Int?) -> String {
+        index.map { fieldNames[$0] } ?? signatureField
     }
 
     /// ``decodeSkippingInvalid(_:as:trusting:limits:)`` for any carrier: `field` is called
@@ -52,18 +96,28 @@ extension CarriedValues {
         as format: CarrierFormat = .fields, trusting trust: CarrierTrust, limits: CarrierLimits = .default,
         field: (String) -> String?
     ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
+        decodeSkippingInvalid(
+            as: format, trusting: trust, limits: limits, listed: { field(fieldName(at: $0)) }, field: field)
+    }
+
+    /// The decode, with `listed` giving the field of the listed type at an index (the
+    /// signature's for `nil`) and `field` any field by name.
+    private func decodeSkippingInvalid(
+        as format: CarrierFormat, trusting trust: CarrierTrust, limits: CarrierLimits,
+        listed: (Int?) -> String?, field: (String) -> String?
+    ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
         // The first field that arrived, found with nothing set up: a request carrying none
         // costs its lookups and no allocation.
         var first: (index: Int?, text: String)?
         switch format {
         case .fields:
-            for index in fieldNames.indices {
-                if let text = field(fieldNames[index]) {
+            for index in 0..<types.count {
+                if let text = listed(index) {
                     first = (index, text)
                     break
                 }
             }
-            if first == nil, let text = field(signatureField) {
+            if first == nil, let text = listed(nil) {
                 first = (nil, text)
             }
         case .baggage:
@@ -84,7 +138,7 @@ extension CarriedValues {
             var scratch = CarrierScratch(
                 lending: UnsafeMutableRawBufferPointer(rebasing: raw[fieldBytes...]).bindMemory(to: UInt8.self))
             switch format {
-            case .fields: receiveFields(from: first, &arrival, &scratch, limits: limits, field: field)
+            case .fields: receiveFields(from: first, &arrival, &scratch, limits: limits, listed: listed)
             case .baggage: receiveBaggage(first.text, &arrival, &scratch, limits: limits)
             }
             guard arrival.fields.contains(where: { $0.state == .present }) || arrival.signature.state == .present
@@ -152,7 +206,7 @@ extension CarriedValues {
     /// signature; copies what is within limits.
     private func receiveFields(
         from first: (index: Int?, text: String), _ arrival: inout Arrival, _ scratch: inout CarrierScratch,
-        limits: CarrierLimits, field: (String) -> String?
+        limits: CarrierLimits, listed: (Int?) -> String?
     ) {
         func receive(_ index: Int?, _ text: String) {
             // Copied only up to one past the limit: enough to refuse it and show an excerpt.
@@ -162,10 +216,10 @@ extension CarriedValues {
         }
         receive(first.index, first.text)
         guard let firstIndex = first.index else { return }  // the signature: no listed type's field came
-        for index in (firstIndex + 1)..<fieldNames.count {
-            if let text = field(fieldNames[index]) { receive(index, text) }
+        for index in (firstIndex + 1)..<types.count {
+            if let text = listed(index) { receive(index, text) }
         }
-        if let text = field(signatureField) { receive(nil, text) }
+        if let text = listed(nil) { receive(nil, text) }
     }
 
     /// Reads the baggage header's entries for the listed types and the signature; refuses

@@ -31,13 +31,15 @@
 public struct CarriedValues: Sendable, CustomStringConvertible {
     /// Everything a decode reads, behind one reference: a request copies a `CarriedValues`
     /// into its closures several times, and a copy is then one retain, not one per array.
-    private final class Storage: Sendable {
+    final class Storage: Sendable {
         let types: [any CarriableValue.Type]
         let keyPrefix: String
         let fieldNames: [String]
         let fieldNameBytes: [[UInt8]]
         let signatureField: String
         let signatureFieldBytes: [UInt8]
+        /// Whether a listed field's name or the signature's is this many bytes long.
+        let nameLengths: [Bool]
 
         init(types: [any CarriableValue.Type], keyPrefix: String, fieldNames: [String], signatureField: String) {
             self.types = types
@@ -46,10 +48,14 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
             self.fieldNameBytes = fieldNames.map { Array($0.utf8) }
             self.signatureField = signatureField
             self.signatureFieldBytes = Array(signatureField.utf8)
+            let lengths = (fieldNames + [signatureField]).map(\.utf8.count)
+            var nameLengths = [Bool](repeating: false, count: (lengths.max() ?? 0) + 1)
+            for length in lengths { nameLengths[length] = true }
+            self.nameLengths = nameLengths
         }
     }
 
-    private let storage: Storage
+    let storage: Storage
 
     /// The types that travel, in the order given.
     public var types: [any CarriableValue.Type] { storage.types }

@@ -51,9 +51,10 @@ public struct CarrierTrust: Sendable {
         }
 
         func authenticator(for id: UnsafeBufferPointer<UInt8>) -> (any CarrierAuthenticator)? {
+            guard let start = id.baseAddress else { return nil }  // a key id is never empty
             for index in keys.indices {
                 let matches = keys[index].id.withUnsafeBufferPointer { candidate in
-                    candidate.count == id.count && (0..<id.count).allSatisfy { candidate[$0] == id[$0] }
+                    candidate.count == id.count && memcmp(candidate.baseAddress!, start, id.count) == 0
                 }
                 if matches { return keys[index].authenticator }
             }

@@ -28,7 +28,8 @@ extension Clock: CarriableValue {
                 bytes[2] == UInt8(ascii: "x"), bytes[3] == UInt8(ascii: "e"), bytes[4] == UInt8(ascii: "d"),
                 bytes[5] == UInt8(ascii: ":")
             else { return nil }
-            return Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[6...]), as: UTF8.self))
+            let number = UnsafeBufferPointer(rebasing: bytes[6...])
+            return DecimalText.shortDouble(number) ?? Double(String(decoding: number, as: UTF8.self))
         }
         guard let seconds, seconds.isFinite else {
             throw ClockEncodingError(encoding: carrierEncoding)
