@@ -159,8 +159,9 @@ struct CarriedValuesTests {
         let context = try carried.decode(fields, trusting: .anySender)
         #expect(context.run { Clock.current.now } == Date(timeIntervalSinceReferenceDate: 7))
         #expect(context[Note.self] == Note(text: "n"))
-        #expect(carried.decodeSkippingInvalid(["ambient-clocx": "1", "Ambient-Note": "x"], trusting: .anySender)
-            .context.isEmpty)
+        #expect(
+            carried.decodeSkippingInvalid(["ambient-clocx": "1", "Ambient-Note": "x"], trusting: .anySender)
+                .context.isEmpty)
     }
 
     @Test(arguments: ["", "X-Corp-"])
