@@ -171,10 +171,10 @@ extension CarriedValues {
             self.fields = fields
         }
 
-        /// Notes the field `name` (the listed type at `index`, or the signature for `nil`)
-        /// at `raw`; a second copy refuses both, reported once.
+        /// Notes the field of the listed type at `index` (the signature for `nil`, named by
+        /// `name` only when it is reported) at `raw`; a second copy refuses both, reported once.
         mutating func receive(
-            _ index: Int?, name: String, raw: Range<Int>, arrivedCount: Int? = nil,
+            _ index: Int?, name: @autoclosure () -> String, raw: Range<Int>, arrivedCount: Int? = nil,
             in scratch: borrowing CarrierScratch, limits: CarrierLimits
         ) {
             var field = index.map { fields[$0] } ?? signature
@@ -185,7 +185,7 @@ extension CarriedValues {
             case .present:
                 field.state = .refused
                 rejections.append(
-                    scratch.withBytes(raw) { CarrierRejection(field: name, reason: .duplicate, bytes: $0) })
+                    scratch.withBytes(raw) { CarrierRejection(field: name(), reason: .duplicate, bytes: $0) })
             case .refused:
                 break
             case .absent:
@@ -194,7 +194,7 @@ extension CarriedValues {
                     field.state = .refused
                     let reason = CarrierRejection.Reason.tooLarge(bytes: count, limit: limits.maximumFieldBytes)
                     rejections.append(
-                        scratch.withBytes(raw) { CarrierRejection(field: name, reason: reason, bytes: $0) })
+                        scratch.withBytes(raw) { CarrierRejection(field: name(), reason: reason, bytes: $0) })
                     return
                 }
                 field = ArrivedField(state: .present, raw: raw)
@@ -211,8 +211,8 @@ extension CarriedValues {
         func receive(_ index: Int?, _ text: String) {
             // Copied only up to one past the limit: enough to refuse it and show an excerpt.
             let raw = scratch.append(text, upTo: limits.maximumFieldBytes + 1)
-            let name = index.map { fieldNames[$0] } ?? signatureField
-            arrival.receive(index, name: name, raw: raw, arrivedCount: text.utf8.count, in: scratch, limits: limits)
+            arrival.receive(
+                index, name: fieldName(at: index), raw: raw, arrivedCount: text.utf8.count, in: scratch, limits: limits)
         }
         receive(first.index, first.text)
         guard let firstIndex = first.index else { return }  // the signature: no listed type's field came
@@ -373,12 +373,16 @@ extension CarriedValues {
         // Where each listed field arrived: a listed type's (as kept on arrival), or a field
         // this receiver does not know (a newer sender's type), which the code must still
         // cover: those are copied into `scratch` first, so the message after them is one run.
-        let listed = scratch.withBytes(signature.names) { $0.reduce(1) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 } }
+        let listed = signature.nameCount
         return withUnsafeTemporaryAllocation(of: ListedField.self, capacity: listed) { fields in
+            // Each listed name, split at its '/' (the parse checked them): a listed type's
+            // field (as kept on arrival) or one this receiver does not know (see above).
             var count = 0
             var start = signature.names.lowerBound
-            while start <= signature.names.upperBound, count < listed {
-                let name = signature.name(startingAt: start, in: scratch)
+            while count < listed {
+                let name = start..<scratch.withBytes(start..<signature.names.upperBound) { rest in
+                    start + (rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count)
+                }
                 start = name.upperBound + 1
                 if let index = scratch.withBytes(name, fieldIndex(named:)) {
                     // A listed field missing or refused: the code cannot cover what arrived.

@@ -21,6 +21,8 @@ struct CarrierSignature {
     var expiry: Int64
     /// Where the list of signed fields' names is: `/`-separated, each checked, none twice.
     var names: Range<Int>
+    /// How many names it lists.
+    var nameCount: Int
     /// The code's 32 bytes (from its 64 lowercase hex digits).
     var code: Code
 
@@ -103,7 +105,8 @@ struct CarrierSignature {
                     (part.lowerBound + range.lowerBound)..<(part.upperBound + range.lowerBound)
                 }
                 return CarrierSignature(
-                    keyID: moved(parts.keyID), expiry: parts.expiry, names: moved(parts.names), code: parts.code)
+                    keyID: moved(parts.keyID), expiry: parts.expiry, names: moved(parts.names),
+                    nameCount: parts.nameCount, code: parts.code)
             }
         }
     }
@@ -162,7 +165,8 @@ struct CarrierSignature {
             return malformed("the code is not 64 hex digits")
         }
         let names = (index + 1)..<(codeStart - 1)
-        if let problem = namesProblem(bytes, names) {
+        var nameCount = 0
+        if let problem = namesProblem(bytes, names, count: &nameCount) {
             return malformed(problem)
         }
         var code: Code = (0, 0, 0, 0)
@@ -178,7 +182,8 @@ struct CarrierSignature {
         guard invalid == 0 else {
             return malformed("the code is not 64 lowercase hex digits")
         }
-        return .success(CarrierSignature(keyID: keyID, expiry: expiry, names: names, code: code))
+        return .success(
+            CarrierSignature(keyID: keyID, expiry: expiry, names: names, nameCount: nameCount, code: code))
     }
 
     /// What is wrong with the list of names at `list` in `bytes`, if anything: too many, a
@@ -186,16 +191,18 @@ struct CarrierSignature {
     /// those before it: at most 64 names of a field within the receiver's limits, so the
     /// work stays bounded). Names are checked in order, each as a whole: the first name
     /// with a problem is the one reported.
-    private static func namesProblem(_ bytes: UnsafeBufferPointer<UInt8>, _ list: Range<Int>) -> String? {
+    private static func namesProblem(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ list: Range<Int>, count listed: inout Int
+    ) -> String? {
         let slash = UInt8(ascii: "/")
-        var listed = 0
+        let fieldName = ByteClass.fieldName
         var nameStart = list.lowerBound
         var nameValid = true
         var index = list.lowerBound
         while true {
             guard index == list.upperBound || bytes[index] == slash else {
-                nameValid = nameValid && isFieldNameByte(bytes[index])
-                index += 1
+                nameValid = nameValid && fieldName.contains(bytes[index])
+                index &+= 1
                 continue
             }
             let count = index - nameStart
@@ -215,23 +222,16 @@ struct CarrierSignature {
                     {
                         return "lists \(String(decoding: bytes[nameStart..<index], as: UTF8.self)) twice"
                     }
-                    earlierStart = scan + 1
+                    earlierStart = scan &+ 1
                 }
-                scan += 1
+                scan &+= 1
             }
-            listed += 1
+            listed &+= 1
             guard index < list.upperBound else { return nil }
-            index += 1
+            index &+= 1
             nameStart = index
             nameValid = true
         }
-    }
-
-    /// Where the listed name that starts at `start` is: up to the next `/` or the list's end.
-    func name(startingAt start: Int, in scratch: borrowing CarrierScratch) -> Range<Int> {
-        var end = start
-        while end < names.upperBound, scratch[end] != UInt8(ascii: "/") { end += 1 }
-        return start..<end
     }
 
     /// Calls `body` with the code's 32 bytes.
@@ -241,10 +241,6 @@ struct CarrierSignature {
 
     static func isKeyIDByte(_ byte: UInt8) -> Bool {
         ByteClass.keyID.contains(byte)
-    }
-
-    static func isFieldNameByte(_ byte: UInt8) -> Bool {
-        ByteClass.fieldName.contains(byte)
     }
 
     /// The digit's value, or 16 for anything but `0-9a-f`.
@@ -258,8 +254,9 @@ struct CarrierSignature {
 }
 
 /// Computes and checks message authentication codes: the SwiftCrypto trait supplies
-/// HMAC-SHA256 (`Bridges/SwiftCrypto`). Ambient has no cryptography of its own.
-protocol CarrierAuthenticator: Sendable {
+/// HMAC-SHA256 (`Bridges/SwiftCrypto`). Ambient has no cryptography of its own. A class:
+/// handing one to a request is a retain, not a copy through its type's value witnesses.
+protocol CarrierAuthenticator: AnyObject, Sendable {
     /// The code for `message`.
     func code(for message: UnsafeRawBufferPointer) -> [UInt8]
     /// Whether `code` is the code for `message`, compared in constant time.

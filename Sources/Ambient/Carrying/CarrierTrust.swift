@@ -32,8 +32,10 @@ public struct CarrierTrust: Sendable {
     /// What a signed trust checks a signature with: a class, so a request takes one
     /// reference to it, not a copy of each part.
     final class Verifier: Sendable {
-        /// Each key's id as bytes, to match a signature's without making a string.
-        let keys: [(id: [UInt8], authenticator: any CarrierAuthenticator)]
+        /// Each key's id as bytes, to match a signature's without making a string, and its
+        /// authenticator at the same index.
+        let keyIDs: [[UInt8]]
+        let authenticators: [any CarrierAuthenticator]
         /// The longest a signature may still have to run, and the clock skew allowed, in
         /// seconds (converted once, not per request).
         let maximumLifetimeSeconds: Double
@@ -44,7 +46,8 @@ public struct CarrierTrust: Sendable {
             keys: [(id: [UInt8], authenticator: any CarrierAuthenticator)], maximumLifetimeSeconds: Double,
             leewaySeconds: Double, now: @escaping @Sendable () -> Date
         ) {
-            self.keys = keys
+            self.keyIDs = keys.map(\.id)
+            self.authenticators = keys.map(\.authenticator)
             self.maximumLifetimeSeconds = maximumLifetimeSeconds
             self.leewaySeconds = leewaySeconds
             self.now = now
@@ -52,11 +55,11 @@ public struct CarrierTrust: Sendable {
 
         func authenticator(for id: UnsafeBufferPointer<UInt8>) -> (any CarrierAuthenticator)? {
             guard let start = id.baseAddress else { return nil }  // a key id is never empty
-            for index in keys.indices {
-                let matches = keys[index].id.withUnsafeBufferPointer { candidate in
+            for index in keyIDs.indices {
+                let matches = keyIDs[index].withUnsafeBufferPointer { candidate in
                     candidate.count == id.count && memcmp(candidate.baseAddress!, start, id.count) == 0
                 }
-                if matches { return keys[index].authenticator }
+                if matches { return authenticators[index] }
             }
             return nil
         }

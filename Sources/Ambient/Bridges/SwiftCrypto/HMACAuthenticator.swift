@@ -18,13 +18,13 @@ final class HMACAuthenticator: CarrierAuthenticator {
 
     func code(for message: UnsafeRawBufferPointer) -> [UInt8] {
         var authenticator = keyed
-        authenticator.update(data: message)
+        authenticator.update(data: HMACMessage(bytes: message))
         return Array(authenticator.finalize())
     }
 
     func isValid(_ code: UnsafeRawBufferPointer, for message: UnsafeRawBufferPointer) -> Bool {
         var authenticator = keyed
-        authenticator.update(data: message)
+        authenticator.update(data: HMACMessage(bytes: message))
         return authenticator.finalize().withUnsafeBytes { computed in
             // Constant time, as swift-crypto's own comparison: every byte is read, the
             // differences are OR-ed, and there is no early exit.
