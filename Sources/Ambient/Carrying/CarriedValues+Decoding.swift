@@ -380,9 +380,10 @@ extension CarriedValues {
             var count = 0
             var start = signature.names.lowerBound
             while count < listed {
-                let name = start..<scratch.withBytes(start..<signature.names.upperBound) { rest in
-                    start + (rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count)
-                }
+                let name =
+                    start..<scratch.withBytes(start..<signature.names.upperBound) { rest in
+                        start + (rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.count)
+                    }
                 start = name.upperBound + 1
                 if let index = scratch.withBytes(name, fieldIndex(named:)) {
                     // A listed field missing or refused: the code cannot cover what arrived.
