@@ -23,6 +23,10 @@ struct ByteClassTests {
             #expect(
                 ByteClass.keyID.contains(byte) == ascii(byte, in: "a"..."z", "A"..."Z", "0"..."9", or: "-_"),
                 "key \(byte)")
+            #expect(
+                ByteClass.token.contains(byte)
+                    == ascii(byte, in: "a"..."z", "A"..."Z", "0"..."9", or: "!#$%&'*+-.^_`|~"),
+                "tchar \(byte)")
         }
     }
 }

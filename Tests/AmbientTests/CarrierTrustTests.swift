@@ -111,6 +111,44 @@ struct CarrierTrustTests {
         #expect(rejections.map(\.reason).contains(reason), "\(rejections)")
     }
 
+    /// The header read as W3C Baggage's grammar reads it, by a model that splits strings:
+    /// random headers of separators, spaces, keys and values decode as the model says.
+    @Test func randomBaggageDecodesAsTheGrammarReadsIt() {
+        let pieces = [",", ";", "=", " ", "\t", "a", "b", "%41", "ambient-note", "ambient-note=", "k=v"]
+        var random = SplitMix(state: 2026)
+        for _ in 0..<5_000 {
+            let header = (0..<Int(random.next() % 12)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+                .joined()
+            let decoded = carried.decodeSkippingInvalid(["baggage": header], as: .baggage, trusting: .anySender)
+            #expect(decoded.context[Note.self] == expectedNote(in: header), "\(header)")
+        }
+    }
+
+    /// What the note in `header` is by the grammar: one `ambient-note` entry in a header
+    /// whose every member is `token = value[;properties]`; its value unescaped, not empty.
+    private func expectedNote(in header: String) -> Note? {
+        func trimmed(_ text: Substring) -> Substring {
+            text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+                .reduce(into: "") { $0.append($1) }[...]
+        }
+        let tchar = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-.^_`|~")
+        var notes: [Substring] = []
+        for member in header.split(separator: ",", omittingEmptySubsequences: false).map(trimmed)
+        where !member.isEmpty {
+            guard let equals = member.firstIndex(of: "=") else { return nil }
+            let key = trimmed(member[..<equals])
+            guard !key.isEmpty, key.allSatisfy(tchar.contains) else { return nil }
+            let value = member[member.index(after: equals)...].prefix { $0 != ";" }
+            if key == "ambient-note" { notes.append(trimmed(value)) }
+        }
+        // A value is baggage-octets (visible ASCII but `"`, `,`, `;`, `\`) and escapes.
+        let octets = { (byte: UInt8) in byte > 0x20 && byte < 0x7F && !"\",;\\".utf8.contains(byte) }
+        guard notes.count == 1, let value = notes.first, !value.isEmpty, value.utf8.allSatisfy(octets) else {
+            return nil
+        }
+        return Note(text: value.replacingOccurrences(of: "%41", with: "A"))
+    }
+
     @Test func hugeBaggageIsRefusedBeforeItIsRead() {
         let manyEntries = Array(repeating: "k=v", count: 181).joined(separator: ",") + ",ambient-note=x"
         let (context, rejections) = carried.decodeSkippingInvalid(

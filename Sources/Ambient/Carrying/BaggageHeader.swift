@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import Foundation
+
 // Why: W3C baggage lets carried values cross services in any language; this reads it within limits.
 
 /// A W3C `baggage` header, read within ``CarrierLimits`` where a decode copied it: its
@@ -14,30 +16,48 @@ enum BaggageHeader {
         _ header: Range<Int>, in scratch: borrowing CarrierScratch, limits: CarrierLimits,
         _ entry: (_ key: Range<Int>, _ value: Range<Int>) -> Void
     ) -> CarrierRejection.Reason? {
-        var entries = 0
-        var memberStart = header.lowerBound
-        for index in header.lowerBound...header.upperBound
-        where index == header.upperBound || scratch[index] == UInt8(ascii: ",") {
-            let member = trimmed(memberStart..<index, in: scratch)
-            memberStart = index + 1
-            if member.isEmpty { continue }  // "a=1,,b=2": forwarded as is by many propagators
-            guard entries < limits.maximumBaggageEntries else {
-                let members = header.reduce(1) { scratch[$1] == UInt8(ascii: ",") ? $0 + 1 : $0 }
-                return .tooManyEntries(count: members, limit: limits.maximumBaggageEntries)
+        // `memchr` finds each separator (the header is read on every request that carries
+        // baggage); the ranges handed to `entry` are moved back to the scratch's offsets.
+        scratch.withBytes(header) { bytes in
+            let token = ByteClass.token
+            func moved(_ range: Range<Int>) -> Range<Int> {
+                (range.lowerBound + header.lowerBound)..<(range.upperBound + header.lowerBound)
             }
-            guard let equals = member.first(where: { scratch[$0] == UInt8(ascii: "=") }) else {
-                return .malformedBaggage("an entry without '='")
+            var entries = 0
+            var memberStart = 0
+            while memberStart <= bytes.count {
+                let memberEnd = find(UInt8(ascii: ","), in: memberStart..<bytes.count, of: bytes) ?? bytes.count
+                let member = trimmed(memberStart..<memberEnd, in: bytes)
+                memberStart = memberEnd + 1
+                if member.isEmpty { continue }  // "a=1,,b=2": forwarded as is by many propagators
+                guard entries < limits.maximumBaggageEntries else {
+                    let members = bytes.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 }
+                    return .tooManyEntries(count: members, limit: limits.maximumBaggageEntries)
+                }
+                guard let equals = find(UInt8(ascii: "="), in: member, of: bytes) else {
+                    return .malformedBaggage("an entry without '='")
+                }
+                let key = trimmed(member.lowerBound..<equals, in: bytes)
+                var keyValid = !key.isEmpty
+                for position in key { keyValid = keyValid && token.contains(bytes[position]) }
+                guard keyValid else {
+                    return .malformedBaggage("an entry's key is not an HTTP token")
+                }
+                let rest = (equals + 1)..<member.upperBound
+                let valueEnd = find(UInt8(ascii: ";"), in: rest, of: bytes) ?? rest.upperBound
+                entries &+= 1
+                entry(moved(key), moved(trimmed(rest.lowerBound..<valueEnd, in: bytes)))
             }
-            let key = trimmed(member.lowerBound..<equals, in: scratch)
-            guard !key.isEmpty, key.allSatisfy({ isTokenByte(scratch[$0]) }) else {
-                return .malformedBaggage("an entry's key is not an HTTP token")
-            }
-            let rest = (equals + 1)..<member.upperBound
-            let valueEnd = rest.first { scratch[$0] == UInt8(ascii: ";") } ?? rest.upperBound
-            entries += 1
-            entry(key, trimmed(rest.lowerBound..<valueEnd, in: scratch))
+            return nil
         }
-        return nil
+    }
+
+    /// Where the first `byte` in `range` of `bytes` is, if anywhere.
+    private static func find(_ byte: UInt8, in range: Range<Int>, of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !range.isEmpty, let base = bytes.baseAddress,
+            let found = memchr(base + range.lowerBound, Int32(byte), range.count)
+        else { return nil }
+        return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
     }
 
     /// Where the value of the one entry named as the bytes at `name` is, or `nil` when there
@@ -55,28 +75,13 @@ enum BaggageHeader {
         return several ? nil : found
     }
 
-    /// `range` without the spaces and tabs at either end.
-    private static func trimmed(_ range: Range<Int>, in scratch: borrowing CarrierScratch) -> Range<Int> {
+    /// `range` of `bytes` without the spaces and tabs at either end.
+    private static func trimmed(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var lower = range.lowerBound
         var upper = range.upperBound
-        while lower < upper, scratch[lower] == UInt8(ascii: " ") || scratch[lower] == UInt8(ascii: "\t") { lower += 1 }
-        while upper > lower, scratch[upper - 1] == UInt8(ascii: " ") || scratch[upper - 1] == UInt8(ascii: "\t") {
-            upper -= 1
-        }
+        while lower < upper, isSpace(bytes[lower]) { lower &+= 1 }
+        while upper > lower, isSpace(bytes[upper &- 1]) { upper &-= 1 }
         return lower..<upper
-    }
-
-    /// RFC 9110's `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
-            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
-            UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
     }
 }

@@ -20,6 +20,8 @@ struct ByteClass {
     static let baggageOctet = ByteClass(low: 0xf7ff_effa_0000_0000, high: 0x7fff_ffff_efff_ffff)
     /// A listed field name's bytes: `a-z`, `0-9`, `-`.
     static let fieldName = ByteClass(low: 0x03ff_2000_0000_0000, high: 0x07ff_fffe_0000_0000)
+    /// RFC 9110's `tchar` (a baggage key's bytes): `a-z`, `A-Z`, `0-9` and ``!#$%&'*+-.^_`|~``.
+    static let token = ByteClass(low: 0x03ff_6cfa_0000_0000, high: 0x57ff_ffff_c7ff_fffe)
     /// A signing key id's bytes: `a-z`, `A-Z`, `0-9`, `-`, `_`.
     static let keyID = ByteClass(low: 0x03ff_2000_0000_0000, high: 0x07ff_fffe_87ff_fffe)
 }
