@@ -258,81 +258,103 @@ extension CarriedValues {
         _ arrival: inout Arrival, _ scratch: inout CarrierScratch, trust: CarrierTrust, limits: CarrierLimits,
         field: (String) -> String?
     ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
+        // Helpers are methods taking what they change, not local functions capturing it: a
+        // captured variable would be boxed on the heap for every request.
         var rejections = arrival.rejections
-        let fields = arrival.fields
-        var anyPresent = false
-        for index in fields.indices where fields[index].state == .present { anyPresent = true }
-        func reject(_ index: Int, _ reason: CarrierRejection.Reason) {
-            rejections.append(
-                scratch.withBytes(arrival.fields[index].raw) {
-                    CarrierRejection(field: fieldNames[index], reason: reason, bytes: $0)
-                })
-        }
-        func rejectAll(_ reason: CarrierRejection.Reason) {
-            for index in fields.indices where fields[index].state == .present { reject(index, reason) }
-            if !anyPresent, arrival.signature.state == .present {
-                rejections.append(
-                    scratch.withBytes(arrival.signature.raw) {
-                        CarrierRejection(field: signatureField, reason: reason, bytes: $0)
-                    })
-            }
-        }
-        /// Where a present field's text comes from, once trust allows it.
-        enum Source { case unescaped, signed }
-        let source: Source
+        let source: TextSource
         switch trust.kind {
         case .nobody:
-            rejectAll(.untrusted)
+            rejectAll(.untrusted, arrival, scratch, into: &rejections)
             return (InjectionContext(), rejections)
         case .senders(let isTrusted):
             guard isTrusted(field) else {
-                rejectAll(.untrusted)
+                rejectAll(.untrusted, arrival, scratch, into: &rejections)
                 return (InjectionContext(), rejections)
             }
             source = .unescaped
         case .signed(let verifier):
             guard arrival.signature.state == .present else {
-                rejectAll(.unsigned)
+                rejectAll(.unsigned, arrival, scratch, into: &rejections)
                 return (InjectionContext(), rejections)
             }
             if let reason = verify(&arrival, &scratch, with: verifier, limits: limits, field: field) {
-                rejectAll(reason)
+                rejectAll(reason, arrival, scratch, into: &rejections)
                 return (InjectionContext(), rejections)
             }
             source = .signed
         }
-        func text(of index: Int) -> Result<String, CarrierRejection.Reason> {
-            let raw = fields[index].raw
-            switch source {
-            case .unescaped:
-                return CarrierEscaping.text(of: raw, in: &scratch)
-            case .signed:
-                guard let decoded = fields[index].decoded else { return .failure(.unsigned) }
-                if decoded.count == raw.count {
-                    return .success(scratch.text(decoded))  // no escapes: visible ASCII
-                }
-                return scratch.withBytes(decoded) { String(validating: $0, as: UTF8.self) }.map { .success($0) }
-                    ?? .failure(.invalidEscape)
-            }
-        }
         // One storage for every value that decodes.
+        let fields = arrival.fields
         let room = InjectionContext.room(
             for: fields.indices.lazy.filter { fields[$0].state == .present }.map { types[$0] })
         let context = InjectionContext.building(room: room) { builder in
             for index in fields.indices where fields[index].state == .present {
-                switch text(of: index) {
+                switch text(of: fields[index], from: source, in: &scratch) {
                 case .success(let text):
                     do {
                         try types[index].store(decoding: text, into: &builder)
                     } catch {
-                        reject(index, .undecodable(typeName: "\(types[index])", message: "\(error)"))
+                        let reason = CarrierRejection.Reason.undecodable(
+                            typeName: "\(types[index])", message: "\(error)")
+                        rejections.append(rejection(index, reason, arrival, scratch))
                     }
                 case .failure(let reason):
-                    reject(index, reason)
+                    rejections.append(rejection(index, reason, arrival, scratch))
                 }
             }
         }
         return (context, rejections)
+    }
+
+    /// Where a present field's text comes from, once trust allows it.
+    private enum TextSource {
+        case unescaped
+        case signed
+    }
+
+    /// The text of a present field, or why it has none.
+    private func text(
+        of field: ArrivedField, from source: TextSource, in scratch: inout CarrierScratch
+    ) -> Result<String, CarrierRejection.Reason> {
+        switch source {
+        case .unescaped:
+            return CarrierEscaping.text(of: field.raw, in: &scratch)
+        case .signed:
+            guard let decoded = field.decoded else { return .failure(.unsigned) }
+            if decoded.count == field.raw.count {
+                return .success(scratch.text(decoded))  // no escapes: visible ASCII
+            }
+            return scratch.withBytes(decoded) { String(validating: $0, as: UTF8.self) }.map { .success($0) }
+                ?? .failure(.invalidEscape)
+        }
+    }
+
+    /// The report of the listed type at `index`'s field, dropped for `reason`.
+    private func rejection(
+        _ index: Int, _ reason: CarrierRejection.Reason, _ arrival: borrowing Arrival,
+        _ scratch: borrowing CarrierScratch
+    ) -> CarrierRejection {
+        scratch.withBytes(arrival.fields[index].raw) {
+            CarrierRejection(field: fieldNames[index], reason: reason, bytes: $0)
+        }
+    }
+
+    /// Reports every present field dropped for `reason`; the signature too when it came alone.
+    private func rejectAll(
+        _ reason: CarrierRejection.Reason, _ arrival: borrowing Arrival, _ scratch: borrowing CarrierScratch,
+        into rejections: inout [CarrierRejection]
+    ) {
+        var anyPresent = false
+        for index in arrival.fields.indices where arrival.fields[index].state == .present {
+            anyPresent = true
+            rejections.append(rejection(index, reason, arrival, scratch))
+        }
+        if !anyPresent, arrival.signature.state == .present {
+            rejections.append(
+                scratch.withBytes(arrival.signature.raw) {
+                    CarrierRejection(field: signatureField, reason: reason, bytes: $0)
+                })
+        }
     }
 
     /// Checks the signature that arrived against `verifier`: `nil` when it is valid (each
