@@ -190,7 +190,7 @@ struct CarrierSignature {
     /// name that is not 1 to 128 of `a-z0-9-`, or one listed twice (each compared with
     /// those before it: at most 64 names of a field within the receiver's limits, so the
     /// work stays bounded). Names are checked in order, each as a whole: the first name
-    /// with a problem is the one reported.
+    /// with a problem is the one reported. Counts the names into `listed`.
     private static func namesProblem(
         _ bytes: UnsafeBufferPointer<UInt8>, _ list: Range<Int>, count listed: inout Int
     ) -> String? {
