@@ -20,9 +20,6 @@ enum BaggageHeader {
         // baggage); the ranges handed to `entry` are moved back to the scratch's offsets.
         scratch.withBytes(header) { bytes in
             let token = ByteClass.token
-            func moved(_ range: Range<Int>) -> Range<Int> {
-                (range.lowerBound + header.lowerBound)..<(range.upperBound + header.lowerBound)
-            }
             var entries = 0
             var memberStart = 0
             while memberStart <= bytes.count {
@@ -46,7 +43,9 @@ enum BaggageHeader {
                 let rest = (equals + 1)..<member.upperBound
                 let valueEnd = find(UInt8(ascii: ";"), in: rest, of: bytes) ?? rest.upperBound
                 entries &+= 1
-                entry(moved(key), moved(trimmed(rest.lowerBound..<valueEnd, in: bytes)))
+                entry(
+                    key.offset(by: header.lowerBound),
+                    trimmed(rest.lowerBound..<valueEnd, in: bytes).offset(by: header.lowerBound))
             }
             return nil
         }

@@ -17,11 +17,7 @@ extension CarriedValues {
         _ fields: [String: String], as format: CarrierFormat = .fields, trusting trust: CarrierTrust,
         limits: CarrierLimits = .default
     ) throws(CarrierRejection) -> InjectionContext {
-        let (context, rejections) = decodeSkippingInvalid(fields, as: format, trusting: trust, limits: limits)
-        if let first = rejections.first {
-            throw first
-        }
-        return context
+        try Self.allOrNothing(decodeSkippingInvalid(fields, as: format, trusting: trust, limits: limits))
     }
 
     /// ``decode(_:as:trusting:limits:)`` for any carrier: `field` is called with each field's
@@ -30,11 +26,17 @@ extension CarriedValues {
         as format: CarrierFormat = .fields, trusting trust: CarrierTrust, limits: CarrierLimits = .default,
         field: (String) -> String?
     ) throws(CarrierRejection) -> InjectionContext {
-        let (context, rejections) = decodeSkippingInvalid(as: format, trusting: trust, limits: limits, field: field)
-        if let first = rejections.first {
+        try Self.allOrNothing(decodeSkippingInvalid(as: format, trusting: trust, limits: limits, field: field))
+    }
+
+    /// The context decoded, or the first rejection, thrown: `decode` applies all or nothing.
+    private static func allOrNothing(
+        _ decoded: (context: InjectionContext, rejections: [CarrierRejection])
+    ) throws(CarrierRejection) -> InjectionContext {
+        if let first = decoded.rejections.first {
             throw first
         }
-        return context
+        return decoded.context
     }
 
     /// A context injecting every listed type whose field `fields` carries from a sender
@@ -70,7 +72,7 @@ extension CarriedValues {
     /// last, in one pass over the names (a name of a length none of them has is not read);
     /// returns how many it found.
     private func collectListed(from fields: [String: String], into found: UnsafeMutableBufferPointer<String?>) -> Int {
-        let listedLengths = storage.nameLengths
+        let listedLengths = nameLengths
         let names = fieldNames
         var count = 0
         for (name, value) in fields {
@@ -450,14 +452,7 @@ extension CarriedValues {
 
     /// The index among ``types`` of the type whose field is named `name`.
     private func fieldIndex(named name: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard let start = name.baseAddress else { return nil }
-        for index in fieldNameBytes.indices {
-            let matches = fieldNameBytes[index].withUnsafeBufferPointer { candidate in
-                candidate.count == name.count && memcmp(candidate.baseAddress!, start, name.count) == 0
-            }
-            if matches { return index }
-        }
-        return nil
+        fieldNameBytes.firstIndex { name.hasSameBytes(as: $0) }
     }
 
     /// Where the raw text of a listed field this receiver does not know is (copied into

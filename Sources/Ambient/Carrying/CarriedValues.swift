@@ -31,7 +31,7 @@
 public struct CarriedValues: Sendable, CustomStringConvertible {
     /// Everything a decode reads, behind one reference: a request copies a `CarriedValues`
     /// into its closures several times, and a copy is then one retain, not one per array.
-    final class Storage: Sendable {
+    private final class Storage: Sendable {
         let types: [any CarriableValue.Type]
         let keyPrefix: String
         let fieldNames: [String]
@@ -55,7 +55,7 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
         }
     }
 
-    let storage: Storage
+    private let storage: Storage
 
     /// The types that travel, in the order given.
     public var types: [any CarriableValue.Type] { storage.types }
@@ -68,6 +68,8 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
     /// The field a signature travels in: ``keyPrefix`` + `signature`.
     public var signatureField: String { storage.signatureField }
     var signatureFieldBytes: [UInt8] { storage.signatureFieldBytes }
+    /// Whether a listed field's name or the signature's is this many bytes long.
+    var nameLengths: [Bool] { storage.nameLengths }
 
     /// The name of the W3C Baggage header: `baggage`.
     public static let baggageHeader = "baggage"

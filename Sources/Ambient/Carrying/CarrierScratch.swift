@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import Foundation
-
 // Why: a request's decode works in one allocation, whatever it carries.
 
 /// The bytes one decode or one signature works on, in one buffer: what arrived (each
@@ -139,17 +137,11 @@ struct CarrierScratch: ~Copyable {
 
     /// Whether the bytes at `a` and at `b` are the same.
     func equal(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
-        a.count == b.count && withBytes(a) { a in withBytes(b) { b in Self.same(a, b) } }
+        a.count == b.count && withBytes(a) { a in withBytes(b) { a.hasSameBytes(as: $0) } }
     }
 
     /// Whether the bytes at `range` are `bytes`.
     func equal(_ range: Range<Int>, _ bytes: [UInt8]) -> Bool {
-        range.count == bytes.count && withBytes(range) { a in bytes.withUnsafeBufferPointer { Self.same(a, $0) } }
-    }
-
-    /// Whether `a` and `b`, of one length, hold the same bytes.
-    private static func same(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let first = a.baseAddress, let second = b.baseAddress else { return a.count == b.count }
-        return a.count == b.count && memcmp(first, second, a.count) == 0
+        range.count == bytes.count && withBytes(range) { $0.hasSameBytes(as: bytes) }
     }
 }

@@ -101,12 +101,9 @@ struct CarrierSignature {
     > {
         scratch.withBytes(range) { bytes in
             parse(bytes).map { parts in
-                func moved(_ part: Range<Int>) -> Range<Int> {
-                    (part.lowerBound + range.lowerBound)..<(part.upperBound + range.lowerBound)
-                }
-                return CarrierSignature(
-                    keyID: moved(parts.keyID), expiry: parts.expiry, names: moved(parts.names),
-                    nameCount: parts.nameCount, code: parts.code)
+                CarrierSignature(
+                    keyID: parts.keyID.offset(by: range.lowerBound), expiry: parts.expiry,
+                    names: parts.names.offset(by: range.lowerBound), nameCount: parts.nameCount, code: parts.code)
             }
         }
     }
@@ -217,9 +214,8 @@ struct CarrierSignature {
             var scan = list.lowerBound
             while scan < nameStart {
                 if bytes[scan] == slash {
-                    if scan - earlierStart == count,
-                        memcmp(bytes.baseAddress! + earlierStart, bytes.baseAddress! + nameStart, count) == 0
-                    {
+                    let earlier = UnsafeBufferPointer(rebasing: bytes[earlierStart..<scan])
+                    if earlier.hasSameBytes(as: UnsafeBufferPointer(rebasing: bytes[nameStart..<index])) {
                         return "lists \(String(decoding: bytes[nameStart..<index], as: UTF8.self)) twice"
                     }
                     earlierStart = scan &+ 1

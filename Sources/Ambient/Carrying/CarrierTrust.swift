@@ -54,14 +54,7 @@ public struct CarrierTrust: Sendable {
         }
 
         func authenticator(for id: UnsafeBufferPointer<UInt8>) -> (any CarrierAuthenticator)? {
-            guard let start = id.baseAddress else { return nil }  // a key id is never empty
-            for index in keyIDs.indices {
-                let matches = keyIDs[index].withUnsafeBufferPointer { candidate in
-                    candidate.count == id.count && memcmp(candidate.baseAddress!, start, id.count) == 0
-                }
-                if matches { return authenticators[index] }
-            }
-            return nil
+            keyIDs.firstIndex { id.hasSameBytes(as: $0) }.map { authenticators[$0] }
         }
     }
 
