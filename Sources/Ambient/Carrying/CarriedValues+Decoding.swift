@@ -62,9 +62,13 @@ extension CarriedValues {
             guard collectListed(from: fields, into: found) > 0 else {
                 return (InjectionContext(), [])  // and nothing to deinitialize
             }
-            defer { found.deinitialize() }
+            // A loop, not `deinitialize()`: that destroys a run of a dynamic count through
+            // the runtime, one value witness call per element.
+            defer { for slot in found.indices { found[slot] = nil } }
+            // Each is asked for once: taken, not copied.
             return decodeSkippingInvalid(
-                as: format, trusting: trust, limits: limits, listed: { found[$0 ?? found.count - 1] }, field: lookup)
+                as: format, trusting: trust, limits: limits, listed: { found[$0 ?? found.count - 1].take() },
+                field: lookup)
         }
     }
 
@@ -103,7 +107,7 @@ extension CarriedValues {
     }
 
     /// The decode, with `listed` giving the field of the listed type at an index (the
-    /// signature's for `nil`) and `field` any field by name.
+    /// signature's for `nil`), asked once at most for each, and `field` any field by name.
     private func decodeSkippingInvalid(
         as format: CarrierFormat, trusting trust: CarrierTrust, limits: CarrierLimits,
         listed: (Int?) -> String?, field: (String) -> String?

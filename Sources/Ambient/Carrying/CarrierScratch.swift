@@ -74,6 +74,10 @@ struct CarrierScratch: ~Copyable {
     /// Appends the first `limit` bytes at most of `text`'s UTF-8; returns where they are.
     @discardableResult
     mutating func append(_ text: String, upTo limit: Int = .max) -> Range<Int> {
+        // A native string's bytes are read where they are; only a bridged one is copied.
+        if let range = text.utf8.withContiguousStorageIfAvailable({ append(UnsafeBufferPointer(rebasing: $0.prefix(limit))) }) {
+            return range
+        }
         var text = text
         return text.withUTF8 { append(UnsafeBufferPointer(rebasing: $0.prefix(limit))) }
     }
