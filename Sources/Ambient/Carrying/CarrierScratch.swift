@@ -75,8 +75,11 @@ struct CarrierScratch: ~Copyable {
     @discardableResult
     mutating func append(_ text: String, upTo limit: Int = .max) -> Range<Int> {
         // A native string's bytes are read where they are; only a bridged one is copied.
-        if let range = text.utf8.withContiguousStorageIfAvailable({ append(UnsafeBufferPointer(rebasing: $0.prefix(limit))) }) {
-            return range
+        let inPlace = text.utf8.withContiguousStorageIfAvailable {
+            append(UnsafeBufferPointer(rebasing: $0.prefix(limit)))
+        }
+        if let inPlace {
+            return inPlace
         }
         var text = text
         return text.withUTF8 { append(UnsafeBufferPointer(rebasing: $0.prefix(limit))) }
