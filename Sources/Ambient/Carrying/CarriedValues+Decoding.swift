@@ -82,9 +82,10 @@ extension CarriedValues {
         for (name, value) in fields {
             let length = name.utf8.count
             guard length < listedLengths.count, listedLengths[length] else { continue }
+            // `==` only where the lengths agree: for unequal strings it takes a slow path.
             var index = 0
-            while index < names.count, names[index] != name { index += 1 }
-            if index == names.count, name != signatureField { continue }
+            while index < names.count, names[index].utf8.count != length || names[index] != name { index += 1 }
+            if index == names.count, signatureField.utf8.count != length || name != signatureField { continue }
             found[index] = value
             count += 1
         }
