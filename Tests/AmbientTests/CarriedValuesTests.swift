@@ -164,6 +164,34 @@ struct CarriedValuesTests {
                 .context.isEmpty)
     }
 
+    /// The one pass hands each field it found to the decode once (taken from its table, not
+    /// copied): whichever of the fields arrive, long or short, within the limit or past it,
+    /// the result is what the lookup path makes of the same request.
+    @Test func everySubsetOfFieldsIsReadAsItsLookupsWouldReadIt() {
+        let limits = CarrierLimits(maximumFieldBytes: 40)
+        let candidates: [[String: String]] = [
+            ["ambient-clock": "fixed:7.0"], ["ambient-clock": "noon"],
+            ["ambient-note": "n"], ["ambient-note": String(repeating: "long ", count: 6)],
+            ["ambient-note": String(repeating: "x", count: 41)],
+            ["ambient-signature": "v1:k:1:ambient-note:" + String(repeating: "0", count: 64)],
+        ]
+        func describe(_ decoded: (context: InjectionContext, rejections: [CarrierRejection])) -> String {
+            let clock = decoded.context[Clock.self].map { _ in decoded.context.run { "\(Clock.current.now)" } }
+            return "\(clock ?? "-") \(decoded.context[Note.self]?.text ?? "-") \(decoded.rejections)"
+        }
+        for mask in 0..<(1 << candidates.count) {
+            var fields = ["host": "example.com", "user-agent": String(repeating: "agent ", count: 4)]
+            for (bit, candidate) in candidates.enumerated() where mask & (1 << bit) != 0 {
+                fields.merge(candidate) { _, new in new }
+            }
+            for trust in [CarrierTrust.anySender, .nobody] {
+                let onePass = carried.decodeSkippingInvalid(fields, trusting: trust, limits: limits)
+                let lookups = carried.decodeSkippingInvalid(trusting: trust, limits: limits) { fields[$0] }
+                #expect(describe(onePass) == describe(lookups), "\(fields)")
+            }
+        }
+    }
+
     @Test(arguments: ["", "X-Corp-"])
     func anyPrefixIsReadAsItsLookupsWouldReadIt(prefix: String) throws {
         let carried = CarriedValues(Clock.self, Note.self, keyPrefix: prefix)
