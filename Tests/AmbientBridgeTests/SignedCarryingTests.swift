@@ -135,6 +135,17 @@ struct SignedCarryingTests {
         expectDropped(fields, because: .expired(at: expiry))
     }
 
+    @Test func theReceiversOwnClockDecidesExpiryWhenGiven() throws {
+        let signedAt = Date()
+        let fields = signed(now: { signedAt })  // valid for 60 s from now
+        try expectApplied(fields, trust: .signed(by: [key], now: { signedAt }))
+        let anHourLater = signedAt.addingTimeInterval(3_600)
+        let expiry = Date(timeIntervalSince1970: (signedAt.timeIntervalSince1970 + 60).rounded(.up))
+        expectDropped(fields, trust: .signed(by: [key], now: { anHourLater }), because: .expired(at: expiry))
+        // Given none, the system's: the same signature is applied.
+        try expectApplied(fields, trust: .signed(by: [key], now: nil))
+    }
+
     @Test func theReceiverAllowsLeewayForClockSkew() throws {
         let threeSecondsAgo = Date().addingTimeInterval(-3)
         let fields = signed(lifetime: .seconds(1), now: { threeSecondsAgo })

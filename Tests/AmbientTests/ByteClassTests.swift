@@ -19,6 +19,9 @@ struct ByteClassTests {
             let baggage = byte > 0x20 && byte < 0x7F && !"\",;\\".utf8.contains(byte)
             #expect(ByteClass.baggageOctet.contains(byte) == baggage, "baggage-octet \(byte)")
             #expect(
+                ByteClass.plainBaggageOctet.contains(byte) == (baggage && byte != UInt8(ascii: "%")),
+                "plain baggage-octet \(byte)")
+            #expect(
                 ByteClass.fieldName.contains(byte) == ascii(byte, in: "a"..."z", "0"..."9", or: "-"), "name \(byte)")
             #expect(
                 ByteClass.keyID.contains(byte) == ascii(byte, in: "a"..."z", "A"..."Z", "0"..."9", or: "-_"),

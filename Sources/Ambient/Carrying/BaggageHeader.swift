@@ -35,9 +35,9 @@ enum BaggageHeader {
                     return .malformedBaggage("an entry without '='")
                 }
                 let key = trimmed(member.lowerBound..<equals, in: bytes)
-                var keyValid = !key.isEmpty
-                for position in key { keyValid = keyValid && token.contains(bytes[position]) }
-                guard keyValid else {
+                var position = key.lowerBound
+                while position < key.upperBound, token.contains(bytes[position]) { position &+= 1 }
+                guard !key.isEmpty, position == key.upperBound else {
                     return .malformedBaggage("an entry's key is not an HTTP token")
                 }
                 let rest = (equals + 1)..<member.upperBound

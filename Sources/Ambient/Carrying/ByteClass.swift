@@ -25,6 +25,8 @@ struct ByteClass {
 
     /// W3C Baggage's `baggage-octet`: visible ASCII but `"`, `,`, `;` and `\`.
     static let baggageOctet = ByteClass(low: 0xf7ff_effa_0000_0000, high: 0x7fff_ffff_efff_ffff)
+    /// A `baggage-octet` that is not `%`: a byte that stands for itself in an escaped value.
+    static let plainBaggageOctet = ByteClass(low: 0xf7ff_efda_0000_0000, high: 0x7fff_ffff_efff_ffff)
     /// A listed field name's bytes: `a-z`, `0-9`, `-`.
     static let fieldName = ByteClass(low: 0x03ff_2000_0000_0000, high: 0x07ff_fffe_0000_0000)
     /// RFC 9110's `tchar` (a baggage key's bytes): `a-z`, `A-Z`, `0-9` and ``!#$%&'*+-.^_`|~``.

@@ -178,10 +178,12 @@ extension CarriedValues {
             self.fields = fields
         }
 
-        /// Notes the field of the listed type at `index` (the signature for `nil`, named by
-        /// `name` only when it is reported) at `raw`; a second copy refuses both, reported once.
+        /// Notes the field of the listed type at `index` (the signature for `nil`, named from
+        /// `carried` only when it is reported) at `raw`; a second copy refuses both, reported
+        /// once. `carried` is borrowed, not captured: a closure naming the field would be a
+        /// retain per field.
         mutating func receive(
-            _ index: Int?, name: @autoclosure () -> String, raw: Range<Int>, arrivedCount: Int? = nil,
+            _ index: Int?, of carried: borrowing CarriedValues, raw: Range<Int>, arrivedCount: Int? = nil,
             in scratch: borrowing CarrierScratch, limits: CarrierLimits
         ) {
             var field = index.map { fields[$0] } ?? signature
@@ -192,7 +194,9 @@ extension CarriedValues {
             case .present:
                 field.state = .refused
                 rejections.append(
-                    scratch.withBytes(raw) { CarrierRejection(field: name(), reason: .duplicate, bytes: $0) })
+                    scratch.withBytes(raw) {
+                        CarrierRejection(field: carried.fieldName(at: index), reason: .duplicate, bytes: $0)
+                    })
             case .refused:
                 break
             case .absent:
@@ -201,7 +205,9 @@ extension CarriedValues {
                     field.state = .refused
                     let reason = CarrierRejection.Reason.tooLarge(bytes: count, limit: limits.maximumFieldBytes)
                     rejections.append(
-                        scratch.withBytes(raw) { CarrierRejection(field: name(), reason: reason, bytes: $0) })
+                        scratch.withBytes(raw) {
+                            CarrierRejection(field: carried.fieldName(at: index), reason: reason, bytes: $0)
+                        })
                     return
                 }
                 field = ArrivedField(state: .present, raw: raw)
@@ -219,7 +225,7 @@ extension CarriedValues {
             // Copied only up to one past the limit: enough to refuse it and show an excerpt.
             let raw = scratch.append(text, upTo: limits.maximumFieldBytes + 1)
             arrival.receive(
-                index, name: fieldName(at: index), raw: raw, arrivedCount: text.utf8.count, in: scratch, limits: limits)
+                index, of: self, raw: raw, arrivedCount: text.utf8.count, in: scratch, limits: limits)
         }
         receive(first.index, first.text)
         guard let firstIndex = first.index else { return }  // the signature: no listed type's field came
@@ -244,11 +250,14 @@ extension CarriedValues {
         }
         let range = scratch.append(header)
         arrival.baggage = range
+        // Read once, not for each entry: each read of the storage's arrays is a retain.
+        let signatureBytes = signatureFieldBytes
+        let nameBytes = fieldNameBytes
         let refusal = BaggageHeader.forEachEntry(range, in: scratch, limits: limits) { key, value in
-            if scratch.equal(key, signatureFieldBytes) {
-                arrival.receive(nil, name: signatureField, raw: value, in: scratch, limits: limits)
-            } else if let index = scratch.withBytes(key, fieldIndex(named:)) {
-                arrival.receive(index, name: fieldNames[index], raw: value, in: scratch, limits: limits)
+            if scratch.equal(key, signatureBytes) {
+                arrival.receive(nil, of: self, raw: value, in: scratch, limits: limits)
+            } else if let index = scratch.withBytes(key, { key in nameBytes.firstIndex { key.hasSameBytes(as: $0) } }) {
+                arrival.receive(index, of: self, raw: value, in: scratch, limits: limits)
             }
         }
         if let refusal {
@@ -391,7 +400,7 @@ extension CarriedValues {
         guard let authenticator = scratch.withBytes(signature.keyID, verifier.authenticator(for:)) else {
             return .unknownKey(id: scratch.text(signature.keyID))
         }
-        let now = verifier.now().timeIntervalSince1970
+        let now = verifier.secondsSince1970()
         let expiry = Double(signature.expiry)
         if expiry + verifier.leewaySeconds < now {
             return .expired(at: Date(timeIntervalSince1970: expiry))

@@ -30,8 +30,12 @@ enum CarrierEscaping {
     /// could have written (``CarrierRejection/Reason/duplicate`` for a comma: a repeated
     /// header, joined). Equal to `field.count` exactly when it has no escapes.
     static func unescapedCount(_ field: UnsafeBufferPointer<UInt8>) -> Result<Int, CarrierRejection.Reason> {
-        var count = 0
+        // Most values escape nothing: the bytes that stand for themselves are passed over
+        // first, one test each, and the rest read escape by escape.
+        let plain = ByteClass.plainBaggageOctet
         var index = 0
+        while index < field.count, plain.contains(field[index]) { index &+= 1 }
+        var count = index
         while index < field.count {
             let byte = field[index]
             if byte == UInt8(ascii: "%") {

@@ -131,9 +131,10 @@ struct CarrierSignature {
             return malformed("unknown version (this receiver reads v1)")
         }
         var index = 3
-        var keyIDValid = true
+        let keyIDClass = ByteClass.keyID
+        var outside: UInt64 = 0  // each byte's verdict OR-ed in: no branch per byte
         while index < bytes.count, bytes[index] != colon {
-            keyIDValid = keyIDValid && isKeyIDByte(bytes[index])
+            outside |= keyIDClass.bit(bytes[index]) ^ 1
             index += 1
         }
         let keyID = 3..<index
@@ -141,19 +142,19 @@ struct CarrierSignature {
         index += 1
         let expiryStart = index
         var expiry: Int64 = 0
-        var expiryValid = true
+        var notDigits: UInt8 = 0
         while index < bytes.count, bytes[index] != colon {
             let digit = bytes[index] &- UInt8(ascii: "0")
-            expiryValid = expiryValid && digit < 10
+            notDigits |= digit > 9 ? 1 : 0
             expiry = expiry &* 10 &+ Int64(digit)
             index += 1
         }
         guard index < bytes.count else { return malformed("") }  // fewer than three ':'
         let expiryCount = index - expiryStart
-        guard (1...64).contains(keyID.count), keyIDValid else {
+        guard (1...64).contains(keyID.count), outside == 0 else {
             return malformed("invalid key id")
         }
-        guard (1...12).contains(expiryCount), expiryValid else {
+        guard (1...12).contains(expiryCount), notDigits == 0 else {
             return malformed("the expiry is not 1 to 12 decimal digits")
         }
         let codeStart = bytes.count - 64

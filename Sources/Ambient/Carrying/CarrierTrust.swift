@@ -40,17 +40,23 @@ public struct CarrierTrust: Sendable {
         /// seconds (converted once, not per request).
         let maximumLifetimeSeconds: Double
         let leewaySeconds: Double
-        let now: @Sendable () -> Date
+        /// The receiver's own clock, or `nil` for ``WallClock``.
+        let now: (@Sendable () -> Date)?
 
         init(
             keys: [(id: [UInt8], authenticator: any CarrierAuthenticator)], maximumLifetimeSeconds: Double,
-            leewaySeconds: Double, now: @escaping @Sendable () -> Date
+            leewaySeconds: Double, now: (@Sendable () -> Date)?
         ) {
             self.keyIDs = keys.map(\.id)
             self.authenticators = keys.map(\.authenticator)
             self.maximumLifetimeSeconds = maximumLifetimeSeconds
             self.leewaySeconds = leewaySeconds
             self.now = now
+        }
+
+        /// Seconds since 1970, by the receiver's clock.
+        func secondsSince1970() -> Double {
+            now?().timeIntervalSince1970 ?? WallClock.secondsSince1970()
         }
 
         func authenticator(for id: UnsafeBufferPointer<UInt8>) -> (any CarrierAuthenticator)? {

@@ -20,12 +20,14 @@ extension CarrierTrust {
     ///   - maximumLifetime: The longest a signature may still have to run when it arrives:
     ///     a sender cannot open a longer replay window than this.
     ///   - leeway: How far the sender's and the receiver's clocks may disagree.
-    ///   - now: The system's time. Never `Clock.current`: a carried clock must not move an
-    ///     expiry.
+    ///   - now: The system's time; `nil`, the default, reads the system's wall clock the
+    ///     cheapest way it offers (on Linux the kernel's coarse clock, current to its last
+    ///     tick, a few milliseconds: an expiry is in whole seconds, checked with `leeway`).
+    ///     Never `Clock.current`: a carried clock must not move an expiry.
     /// - Precondition: `keys` is not empty and no two share an id.
     public static func signed(
         by keys: [CarrierSigningKey], maximumLifetime: Duration = .seconds(300), leeway: Duration = .seconds(5),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: (@Sendable () -> Date)? = nil
     ) -> CarrierTrust {
         precondition(!keys.isEmpty, "CarrierTrust.signed(by:): no keys given; use .nobody to accept nothing")
         precondition(
