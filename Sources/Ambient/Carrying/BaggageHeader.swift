@@ -24,23 +24,26 @@ enum BaggageHeader {
             var memberStart = 0
             while memberStart <= bytes.count {
                 let memberEnd = find(UInt8(ascii: ","), in: memberStart..<bytes.count, of: bytes) ?? bytes.count
-                let member = trimmed(memberStart..<memberEnd, in: bytes)
-                memberStart = memberEnd + 1
-                if member.isEmpty { continue }  // "a=1,,b=2": forwarded as is by many propagators
+                defer { memberStart = memberEnd + 1 }
+                // The key is read as it is checked: its token bytes, then spaces and '='.
+                var index = memberStart
+                while index < memberEnd, isSpace(bytes[index]) { index &+= 1 }
+                if index == memberEnd { continue }  // "a=1,,b=2": forwarded as is by many propagators
                 guard entries < limits.maximumBaggageEntries else {
                     let members = bytes.reduce(1) { $1 == UInt8(ascii: ",") ? $0 + 1 : $0 }
                     return .tooManyEntries(count: members, limit: limits.maximumBaggageEntries)
                 }
-                guard let equals = find(UInt8(ascii: "="), in: member, of: bytes) else {
-                    return .malformedBaggage("an entry without '='")
-                }
-                let key = trimmed(member.lowerBound..<equals, in: bytes)
-                var position = key.lowerBound
-                while position < key.upperBound, token.contains(bytes[position]) { position &+= 1 }
-                guard !key.isEmpty, position == key.upperBound else {
+                let keyStart = index
+                while index < memberEnd, token.contains(bytes[index]) { index &+= 1 }
+                let key = keyStart..<index
+                while index < memberEnd, isSpace(bytes[index]) { index &+= 1 }
+                guard index < memberEnd, bytes[index] == UInt8(ascii: "="), !key.isEmpty else {
+                    if find(UInt8(ascii: "="), in: keyStart..<memberEnd, of: bytes) == nil {
+                        return .malformedBaggage("an entry without '='")
+                    }
                     return .malformedBaggage("an entry's key is not an HTTP token")
                 }
-                let rest = (equals + 1)..<member.upperBound
+                let rest = (index + 1)..<memberEnd
                 let valueEnd = find(UInt8(ascii: ";"), in: rest, of: bytes) ?? rest.upperBound
                 entries &+= 1
                 entry(
@@ -74,9 +77,11 @@ enum BaggageHeader {
         return several ? nil : found
     }
 
+    /// Whether `byte` is optional whitespace: a space or a tab.
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+
     /// `range` of `bytes` without the spaces and tabs at either end.
     private static func trimmed(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         var lower = range.lowerBound
         var upper = range.upperBound
         while lower < upper, isSpace(bytes[lower]) { lower &+= 1 }

@@ -53,9 +53,22 @@ extension CarriedValues {
         func lookup(_ name: String) -> String? { fields[name] }
         // A name a pass reads costs a few instructions, a hashed lookup a few hundred: one
         // pass finds every listed field sooner, unless the request has very many others.
-        guard format == .fields, fields.count <= 16 * (types.count + 1) else {
+        guard fields.count <= 16 * (types.count + 1) else {
             return decodeSkippingInvalid(
                 as: format, trusting: trust, limits: limits, listed: { lookup(fieldName(at: $0)) }, field: lookup)
+        }
+        if format == .baggage {
+            // One header: found by the same pass, its name compared only where the length is.
+            let name = Self.baggageHeader
+            var header: String?
+            for (key, value) in fields where key.utf8.count == name.utf8.count && key == name {
+                header = value
+                break
+            }
+            guard let header else { return (InjectionContext(), []) }
+            return decodeSkippingInvalid(
+                as: format, trusting: trust, limits: limits, listed: { _ in nil },
+                field: { $0 == name ? header : lookup($0) })
         }
         return withUnsafeTemporaryAllocation(of: String?.self, capacity: types.count + 1) { found in
             found.initialize(repeating: nil)

@@ -39,9 +39,15 @@ struct CarrierScratch: ~Copyable {
     }
 
     /// Makes room for `extra` more bytes, so the next appends of that many do not move it.
+    /// In line: a message is built of many short appends, and almost none of them grows.
+    @inline(__always)
     mutating func reserve(_ extra: Int) {
-        let needed = count + extra
-        guard needed > capacity else { return }
+        if count + extra > capacity { grow(toHold: count + extra) }
+    }
+
+    /// Moves to the heap (or a larger heap buffer) with room for at least `needed` bytes.
+    @inline(never)
+    private mutating func grow(toHold needed: Int) {
         let grownCapacity = max(needed, capacity * 2, 512)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: grownCapacity)
         if let base {

@@ -17,13 +17,13 @@ struct ContextBuilder: ~Copyable {
     /// How many values were stored.
     var stored: Int { writer.pointee.stored }
 
-    /// Stores `value`; a later value of the same type would be found first.
-    mutating func store<V: Injectable>(_ value: V) {
+    /// Stores `value` (moved in); a later value of the same type would be found first.
+    mutating func store<V: Injectable>(_ value: consuming V) {
         precondition(
             writer.pointee.stored < capacity
                 && writer.pointee.values.alignedUp(for: V.self) + MemoryLayout<V>.size <= writer.pointee.end,
             "ContextBuilder: no room reserved for a \(V.self)")
-        writer.pointee.insert(value)
+        writer.pointee.insert(consume value)
     }
 }
 

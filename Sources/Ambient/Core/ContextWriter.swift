@@ -51,10 +51,10 @@ struct ContextWriter: ~Copyable {
     /// Inserts `value`: from here on a lookup of `V` finds it. A second `V` in the same
     /// storage hides the first (both live until the storage is emptied).
     @inlinable
-    mutating func insert<V: Injectable>(_ value: V) {
+    mutating func insert<V: Injectable>(_ value: consuming V) {
         let address = values.alignedUp(for: V.self)
         assert(address + MemoryLayout<V>.size <= end, "ContextStorage: no room reserved for a \(V.self)")
-        address.initializeMemory(as: V.self, to: value)
+        address.initializeMemory(as: V.self, to: consume value)  // moved in: a value made for it is not copied
         values = address + MemoryLayout<V>.size
 
         let key = ObjectIdentifier(V.self)
