@@ -1,36 +1,36 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Why: every byte of a carried field is classified; a two-word bitmask does it in a few instructions.
+import _AmbientShims
 
-/// A set of ASCII bytes as a 128-bit mask (bit `b` for byte `b`): membership is a shift and
-/// a test, with no branches per range and no table to load. Bytes from 128 up are never in.
-/// The masks are written out (`ByteClassTests` checks each against its definition).
+// Why: every byte of a carried field is classified; one load from a shared table does it.
+
+/// A set of bytes: one bit of the shims' 256-entry class table (`_ambient_byte_classes`),
+/// so membership is one load and one test, with no branch per range. Bytes from 128 up are
+/// in none. `ByteClassTests` checks every byte of every class against its definition.
 struct ByteClass {
-    /// Bytes 0–63 and 64–127.
-    let low: UInt64
-    let high: UInt64
+    /// The class's bit in the table.
+    let flag: UInt8
 
     @inline(__always)
     func contains(_ byte: UInt8) -> Bool {
-        bit(byte) == 1
+        _ambient_byte_class(byte) & flag != 0
     }
 
-    /// 1 when `byte` is in the set, 0 when not: to OR into a loop's verdict with no branch
-    /// per byte.
+    /// 0 when `byte` is in the set, nonzero when not: to OR into a loop's verdict with no
+    /// branch per byte.
     @inline(__always)
-    func bit(_ byte: UInt8) -> UInt64 {
-        let word = byte < 64 ? low : (byte < 128 ? high : 0)
-        return (word >> UInt64(byte & 63)) & 1
+    func outside(_ byte: UInt8) -> UInt8 {
+        ~_ambient_byte_class(byte) & flag
     }
 
     /// W3C Baggage's `baggage-octet`: visible ASCII but `"`, `,`, `;` and `\`.
-    static let baggageOctet = ByteClass(low: 0xf7ff_effa_0000_0000, high: 0x7fff_ffff_efff_ffff)
+    static let baggageOctet = ByteClass(flag: 0x01)
     /// A `baggage-octet` that is not `%`: a byte that stands for itself in an escaped value.
-    static let plainBaggageOctet = ByteClass(low: 0xf7ff_efda_0000_0000, high: 0x7fff_ffff_efff_ffff)
+    static let plainBaggageOctet = ByteClass(flag: 0x02)
     /// A listed field name's bytes: `a-z`, `0-9`, `-`.
-    static let fieldName = ByteClass(low: 0x03ff_2000_0000_0000, high: 0x07ff_fffe_0000_0000)
+    static let fieldName = ByteClass(flag: 0x04)
     /// RFC 9110's `tchar` (a baggage key's bytes): `a-z`, `A-Z`, `0-9` and ``!#$%&'*+-.^_`|~``.
-    static let token = ByteClass(low: 0x03ff_6cfa_0000_0000, high: 0x57ff_ffff_c7ff_fffe)
+    static let token = ByteClass(flag: 0x08)
     /// A signing key id's bytes: `a-z`, `A-Z`, `0-9`, `-`, `_`.
-    static let keyID = ByteClass(low: 0x03ff_2000_0000_0000, high: 0x07ff_fffe_87ff_fffe)
+    static let keyID = ByteClass(flag: 0x10)
 }

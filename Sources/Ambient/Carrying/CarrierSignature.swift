@@ -132,9 +132,9 @@ struct CarrierSignature {
         }
         var index = 3
         let keyIDClass = ByteClass.keyID
-        var outside: UInt64 = 0  // each byte's verdict OR-ed in: no branch per byte
+        var outside: UInt8 = 0  // each byte's verdict OR-ed in: no branch per byte
         while index < bytes.count, bytes[index] != colon {
-            outside |= keyIDClass.bit(bytes[index]) ^ 1
+            outside |= keyIDClass.outside(bytes[index])
             index += 1
         }
         let keyID = 3..<index
@@ -198,11 +198,11 @@ struct CarrierSignature {
         var index = list.lowerBound
         while true {
             // To the name's end, each byte's verdict OR-ed in: no branch but the end's.
-            var outside: UInt64 = 0
+            var outside: UInt8 = 0
             while index < list.upperBound {
                 let byte = bytes[index]
                 if byte == slash { break }
-                outside |= fieldName.bit(byte) ^ 1
+                outside |= fieldName.outside(byte)
                 index &+= 1
             }
             let count = index - nameStart
