@@ -146,6 +146,16 @@ struct SignedCarryingTests {
         try expectApplied(fields, trust: .signed(by: [key], now: nil))
     }
 
+    @Test func anExpiryWithLeadingZerosReadsAsItsNumber() throws {
+        // The message holds the expiry's canonical digits, copied from a signature that
+        // has them and written out for one that does not: both cover the same bytes.
+        var fields = signed()
+        var parts = try #require(fields["ambient-signature"]).split(separator: ":", omittingEmptySubsequences: false)
+        parts[2] = "00" + parts[2]
+        fields["ambient-signature"] = parts.joined(separator: ":")
+        try expectApplied(fields)
+    }
+
     @Test func theReceiverAllowsLeewayForClockSkew() throws {
         let threeSecondsAgo = Date().addingTimeInterval(-3)
         let fields = signed(lifetime: .seconds(1), now: { threeSecondsAgo })

@@ -451,7 +451,8 @@ extension CarriedValues {
                 count += 1
             }
             let messageStart = scratch.count
-            CarrierSignature.appendMessageHead(keyID: signature.keyID, expiry: signature.expiry, to: &scratch)
+            CarrierSignature.appendMessageHead(
+                keyID: signature.keyID, expiry: signature.expiry, expiryDigits: signature.expiryDigits, to: &scratch)
             for listed in fields[..<count] {
                 guard case .success(let length) = scratch.withBytes(listed.raw, CarrierEscaping.unescapedCount) else {
                     return .signatureMismatch  // unreadable: the code cannot cover it

@@ -109,6 +109,10 @@ struct CarrierScratch: ~Copyable {
     /// Appends `value` (not negative) in decimal digits.
     mutating func appendDecimal(_ value: Int64) {
         let value = UInt64(max(value, 0))
+        if value < 10 {  // most lengths: one digit, no loops
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
         var digits = 1
         var scale: UInt64 = 10
         while digits < 20, value >= scale {

@@ -19,6 +19,9 @@ struct CarrierSignature {
     var keyID: Range<Int>
     /// Whole seconds since 1970.
     var expiry: Int64
+    /// Where the expiry's digits are when they are its canonical decimal (no leading zero),
+    /// so the message copies them instead of writing the number again; `nil` otherwise.
+    var expiryDigits: Range<Int>?
     /// Where the list of signed fields' names is: `/`-separated, each checked, none twice.
     var names: Range<Int>
     /// How many names it lists.
@@ -35,12 +38,19 @@ struct CarrierSignature {
     static let messageTag: StaticString = "ambient-carrier-signature/1\n"
 
     /// Appends the start of the bytes the code covers: a version tag, the key id and the
-    /// expiry. Each field follows (``appendMessageField(name:count:to:)`` and its value).
-    static func appendMessageHead(keyID: Range<Int>, expiry: Int64, to scratch: inout CarrierScratch) {
+    /// expiry (copied from `expiryDigits` where a parse found them canonical). Each field
+    /// follows (``appendMessageField(name:count:to:)`` and its value).
+    static func appendMessageHead(
+        keyID: Range<Int>, expiry: Int64, expiryDigits: Range<Int>? = nil, to scratch: inout CarrierScratch
+    ) {
         messageTag.withUTF8Buffer { _ = scratch.append($0) }
         scratch.appendCopy(of: keyID)
         scratch.append(UInt8(ascii: "\n"))
-        scratch.appendDecimal(expiry)
+        if let expiryDigits {
+            scratch.appendCopy(of: expiryDigits)
+        } else {
+            scratch.appendDecimal(expiry)
+        }
         scratch.append(UInt8(ascii: "\n"))
     }
 
@@ -103,6 +113,7 @@ struct CarrierSignature {
             parse(bytes).map { parts in
                 CarrierSignature(
                     keyID: parts.keyID.offset(by: range.lowerBound), expiry: parts.expiry,
+                    expiryDigits: parts.expiryDigits?.offset(by: range.lowerBound),
                     names: parts.names.offset(by: range.lowerBound), nameCount: parts.nameCount, code: parts.code)
             }
         }
@@ -151,6 +162,8 @@ struct CarrierSignature {
         }
         guard index < bytes.count else { return malformed("") }  // fewer than three ':'
         let expiryCount = index - expiryStart
+        // The digits as a signer writes them (no leading zero): the message can copy them.
+        let canonicalDigits = expiryCount == 1 || bytes[expiryStart] != UInt8(ascii: "0") ? expiryStart..<index : nil
         guard (1...64).contains(keyID.count), outside == 0 else {
             return malformed("invalid key id")
         }
@@ -181,7 +194,10 @@ struct CarrierSignature {
             return malformed("the code is not 64 lowercase hex digits")
         }
         return .success(
-            CarrierSignature(keyID: keyID, expiry: expiry, names: names, nameCount: nameCount, code: code))
+            CarrierSignature(
+                keyID: keyID, expiry: expiry,
+                expiryDigits: canonicalDigits,
+                names: names, nameCount: nameCount, code: code))
     }
 
     /// What is wrong with the list of names at `list` in `bytes`, if anything: too many, a
