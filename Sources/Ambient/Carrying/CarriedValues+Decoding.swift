@@ -295,18 +295,20 @@ extension CarriedValues {
         case .nobody:
             rejectAll(.untrusted, arrival, scratch, into: &rejections)
             return (InjectionContext(), rejections)
-        case .senders(let isTrusted):
-            guard isTrusted(field) else {
+        case .senders:
+            guard trust.isTrusted!(field) else {
                 rejectAll(.untrusted, arrival, scratch, into: &rejections)
                 return (InjectionContext(), rejections)
             }
             source = .unescaped
-        case .signed(let verifier):
+        case .signed:
             guard arrival.signature.state == .present else {
                 rejectAll(.unsigned, arrival, scratch, into: &rejections)
                 return (InjectionContext(), rejections)
             }
-            if let reason = verify(&arrival, &scratch, with: verifier, limits: limits, field: field) {
+            if let reason = verify(
+                &arrival, &scratch, with: trust.verifier!, limits: limits, field: field)
+            {
                 rejectAll(reason, arrival, scratch, into: &rejections)
                 return (InjectionContext(), rejections)
             }

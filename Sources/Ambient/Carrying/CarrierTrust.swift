@@ -23,10 +23,13 @@ import Foundation
 /// to choose when you list the types in ``CarriedValues``: carry what tests need to fix
 /// (a clock, feature flags), never what decides authorization.
 public struct CarrierTrust: Sendable {
+    /// Whom it trusts. The predicate and the verifier are stored beside it, not as the
+    /// cases' payloads: a request reads them where they are, with no copy of an enum (a
+    /// retain and a release each).
     enum Kind: Sendable {
         case nobody
-        case senders(@Sendable (_ field: (String) -> String?) -> Bool)
-        case signed(Verifier)
+        case senders
+        case signed
     }
 
     /// What a signed trust checks a signature with: a class, so a request takes one
@@ -65,9 +68,22 @@ public struct CarrierTrust: Sendable {
     }
 
     let kind: Kind
+    /// `senders`' predicate.
+    let isTrusted: (@Sendable (_ field: (String) -> String?) -> Bool)?
+    /// `signed`'s verifier.
+    let verifier: Verifier?
 
-    init(_ kind: Kind) {
+    private init(
+        _ kind: Kind, isTrusted: (@Sendable (_ field: (String) -> String?) -> Bool)? = nil, verifier: Verifier? = nil
+    ) {
         self.kind = kind
+        self.isTrusted = isTrusted
+        self.verifier = verifier
+    }
+
+    /// A trust that accepts what `verifier` verifies.
+    init(signedWith verifier: Verifier) {
+        self.init(.signed, verifier: verifier)
     }
 
     /// Accepts nothing: every carried field is dropped and reported as
@@ -76,7 +92,7 @@ public struct CarrierTrust: Sendable {
 
     /// Accepts every sender's fields, unsigned. Only for a channel no stranger can write to:
     /// a pipe to your own child process, a test calling a function directly.
-    public static let anySender = CarrierTrust(.senders { _ in true })
+    public static let anySender = CarrierTrust(.senders, isTrusted: { _ in true })
 
     /// Accepts a request's fields, unsigned, when `isTrusted` says so; reports them as
     /// ``CarrierRejection/Reason/untrusted`` otherwise. `isTrusted` gets a lookup of the
@@ -89,6 +105,6 @@ public struct CarrierTrust: Sendable {
     public static func senders(
         where isTrusted: @escaping @Sendable (_ field: (String) -> String?) -> Bool
     ) -> CarrierTrust {
-        CarrierTrust(.senders(isTrusted))
+        CarrierTrust(.senders, isTrusted: isTrusted)
     }
 }

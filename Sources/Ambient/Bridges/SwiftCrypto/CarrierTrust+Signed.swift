@@ -34,11 +34,9 @@ extension CarrierTrust {
             Set(keys.map(\.id)).count == keys.count, "CarrierTrust.signed(by:): two keys share an id: \(keys)")
         precondition(maximumLifetime > .zero && leeway >= .zero, "CarrierTrust.signed(by:): negative durations")
         return CarrierTrust(
-            .signed(
-                Verifier(
-                    keys: keys.map { (Array($0.id.utf8), HMACAuthenticator($0)) },
-                    maximumLifetimeSeconds: maximumLifetime.timeInterval, leewaySeconds: leeway.timeInterval, now: now))
-        )
+            signedWith: Verifier(
+                keys: keys.map { (Array($0.id.utf8), HMACAuthenticator($0)) },
+                maximumLifetimeSeconds: maximumLifetime.timeInterval, leewaySeconds: leeway.timeInterval, now: now))
     }
 }
 #endif
