@@ -70,11 +70,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
     ],
     targets: [
-        // Only atomics and thread-locals in C (`Synchronization.Atomic` needs macOS 15, the
-        // floor is 13; Swift has no thread-local cheaper than a call): the flag word, so the
-        // read path's "never injected" check is one acquire load, the binding's key, the
-        // process-wide snapshot's hazard pointers, each thread's spare scope storage, and the
-        // swift-log bridge's loop guard.
+        // The little that is C (`Synchronization.Atomic` needs macOS 15, the floor is 13;
+        // Swift has no thread-local cheaper than a call): ARCHITECTURE.md's "What the C shim
+        // holds" lists it, and scripts/check-docs keeps that list whole.
         .target(name: "_AmbientShims"),
         .target(
             name: "Ambient",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// _AmbientShims: the only C in Ambient. Atomics and thread-locals, nothing else.
+// _AmbientShims: the only C in Ambient: what ARCHITECTURE.md's "What the C shim holds"
+// lists (atomics, thread-locals, the carriers' byte table), nothing else.
 //
 // THE PROCESS-WIDE SNAPSHOT'S HAZARD POINTERS: PROOF OBLIGATION
 // ==============================================================

@@ -107,7 +107,7 @@ let benchmarks: @Sendable () -> Void = {
     both("read: never injected (fast path), trivial value") { n in
         for _ in 0..<n { blackHole(Counter.current) }
     }
-    // The system singletons' providers (issue 29), never injected: each beside Clock's read.
+    // The system singletons' providers, never injected: each beside Clock's read.
     both("read: never injected, Region") { n in
         for _ in 0..<n { blackHole(Region.current) }
     }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Costs as an app injects more types (issue 30): each case runs in the benchmark's task
+// Costs as an app injects more types: each case runs in the benchmark's task
 // (the process-wide read on a plain thread), inside a context of K distinct types (BreadthFixtures), for K = 1, 4, 16, 64 — the same
 // cases `Benchmarks/instructions` counts on a thread.
 import Ambient

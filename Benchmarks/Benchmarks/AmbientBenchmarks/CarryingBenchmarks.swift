@@ -3,7 +3,7 @@
 // Carried values at a server's door (trait SwiftCrypto): what a request costs the receiver.
 // The requests (eight ordinary headers, as a small request has, plus what the case carries)
 // and the HMAC floor come from CarryingFixtures, which the instruction counts share. `run` lists "carrying:" in KILO: each sample handles 1,000
-// requests; the budgets are absolute (issue 21: under 3 µs for two signed fields, under
+// requests; the budgets are absolute (under 3 µs for two signed fields, under
 // 100 ns and no allocation for a request that carries none).
 import Ambient
 import Benchmark

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Contexts holding K distinct ambient types (issue 30), shared by the instruction counts and
+// Contexts holding K distinct ambient types, shared by the instruction counts and
 // the time benchmarks: K - 1 `Filler<…>` types made at run time around `Probe`, bound as an
 // app's test trait binds its fakes (nested scopes of 4 values); beside them the same shapes
 // with raw `@TaskLocal`s (one per type, as code without Ambient declares them) and

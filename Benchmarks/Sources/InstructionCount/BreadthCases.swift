@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Costs as an app injects more types (issue 30): every case runs inside a context holding K
+// Costs as an app injects more types: every case runs inside a context holding K
 // distinct types (BreadthFixtures), for K = 1, 4, 16, 64, on the main thread. `Probe` is the
 // first type bound ("first-injected") or the last ("last-injected").
 import Ambient

@@ -60,7 +60,7 @@ let cases: [String: (Int) -> Void] = [
         for index in 0..<count { sink(Stamp.current, index) }
     },
     "read: never injected": { count in for _ in 0..<count { consume(Stamp.current) } },
-    // Issue 29: the providers' reads when never injected, beside Clock's.
+    // The system singletons' providers' reads when never injected, beside Clock's.
     "read: never injected, Clock": { count in for _ in 0..<count { consume(Clock.current) } },
     "read: never injected, Region": { count in for _ in 0..<count { consume(Region.current) } },
     "read: never injected, ProcessEnvironment": { count in

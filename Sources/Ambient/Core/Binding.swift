@@ -30,9 +30,9 @@ import _AmbientShims
 //   (`borrowedReadWorks`: bind a sentinel, compare the borrowed read with `TaskLocal.get()`)
 //   and, if the two ever differ, every read uses `TaskLocal.get()` instead — slower, never
 //   wrong. The outcome is in the flag word the read loads anyway: `bound` when the check
-//   passed (the borrowed read, as before), `publicRead` instead when it failed; with `bound`
-//   clear, a read goes to its out-of-line cold half, which reads through `get()` first. So
-//   the hot path is the code it was before the check (the same instruction counts).
+//   passed (the borrowed read), `publicRead` instead when it failed; with `bound` clear, a
+//   read goes to its out-of-line cold half, which reads through `get()` first. So the check
+//   adds nothing to the hot path.
 
 /// The Swift runtime's task-local lookup (the function `TaskLocal.get()` calls): the
 /// address of the value bound to `key` in the current task — or, outside any task, on the

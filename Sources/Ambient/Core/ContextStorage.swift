@@ -31,8 +31,8 @@ import _AmbientShims
 //   are copied (path copying, only when two types collide in one bucket), so a chain never
 //   holds a shadowed entry and its length is bounded by the types that share the bucket,
 //   however deep the nesting.
-// Decided by measurement against the flat array this replaces (ARCHITECTURE.md, "The
-// context's representation"; the "breadth" rows of Benchmarks/instructions).
+// Decided by measurement against a flat array and the other alternatives (ARCHITECTURE.md,
+// "The context's representation"; the "breadth" rows of Benchmarks/instructions).
 
 /// One injected value: its type, where it lives, and the next entry of its bucket.
 @usableFromInline

@@ -16,7 +16,7 @@ import _AmbientShims
 // cache of the running thread. The next scope on that thread that fits reuses it.
 //
 // A storage that is still referenced is left alone, and freed by whoever drops the last
-// reference, as before. The cache holds one storage per thread (the largest seen), released
+// reference. The cache holds one storage per thread (the largest seen), released
 // when the thread exits. Reads never see the difference: a storage is only reused once no
 // binding, context or task can reach it.
 
@@ -26,7 +26,7 @@ import _AmbientShims
 enum StorageCache {
     #if os(Windows)
     // No cache on Windows yet (no thread-exit hook to release a spare): every scope
-    // allocates, as before.
+    // allocates its storage.
     @inlinable
     static func take(capacity: Int) -> ContextStorage? { nil }
 

@@ -29,7 +29,7 @@ struct PinnedFakeTests {
         withInjected(strict, testB, reporter) {
             cache.remember(2)  // "test B": writes into A's store
         }
-        #expect(testA.snapshot == ["cached": 2], "the write itself still happens, as before")
+        #expect(testA.snapshot == ["cached": 2], "the write itself still happens")
         #expect(testB.snapshot.isEmpty)
         #expect(reports.get().count == 1)
         #expect(reports.get().first?.contains("wrote \"cached\" to") == true)

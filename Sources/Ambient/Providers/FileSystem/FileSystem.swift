@@ -59,7 +59,11 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         }
     }
 
-    /// The standard directories apps write to.
+    /// The standard directories apps write to. A sandbox and a memory store lay them out
+    /// under their root as an app's container does, on every platform: `<root>/Library/Caches`,
+    /// `<root>/Documents`, `<root>/Library/Application Support`, `<root>/tmp`; the root is
+    /// the home directory. The live file system answers what `FileManager` answers (on
+    /// Linux, `~/.cache` for caches, for one).
     public enum Directory: Sendable, Hashable, CaseIterable {
         /// Caches (`.cachesDirectory`).
         case caches
@@ -197,6 +201,27 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     /// A standard directory's URL in this file system.
     public func url(for directory: Directory) -> URL {
         backend.url(for: directory)
+    }
+
+    /// `FileManager.urls(for:in:)`, so a ported call keeps its spelling: the live file system
+    /// asks `FileManager`; a sandbox or a memory store answers the directories it keeps
+    /// (`.cachesDirectory`, `.documentDirectory`, `.applicationSupportDirectory`: see
+    /// ``Directory`` for where each lies under its root) for any domain, and `[]` for any
+    /// other directory, as `FileManager` answers for a directory a platform lacks.
+    ///
+    /// ```swift
+    /// let caches = FileSystem.current.urls(for: .cachesDirectory, in: .userDomainMask).first!
+    /// ```
+    public func urls(
+        for directory: FileManager.SearchPathDirectory, in domain: FileManager.SearchPathDomainMask
+    ) -> [URL] {
+        guard box != nil else { return FileManager.default.urls(for: directory, in: domain) }
+        switch directory {
+        case .cachesDirectory: return [backend.url(for: .caches)]
+        case .documentDirectory: return [backend.url(for: .documents)]
+        case .applicationSupportDirectory: return [backend.url(for: .applicationSupport)]
+        default: return []
+        }
     }
 
     /// `FileManager.default.temporaryDirectory`, in this file system.

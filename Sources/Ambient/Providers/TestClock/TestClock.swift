@@ -34,7 +34,7 @@ import Foundation
 /// The clock knows because it counts the work it causes: the task it resumes, the child
 /// tasks, `Task { }`s, actors and tasks that work starts or wakes, through the Swift
 /// runtime's global-executor hook, installed when the first `TestClock` is made. Work
-/// the clock did not wake runs as before, so parallel tests do not slow each other down.
+/// the clock did not wake runs as it would without the clock, so parallel tests do not slow each other down.
 ///
 /// Work that leaves the global executor is counted as *suspended*, so time may move while
 /// it runs: a `DispatchQueue`, `Thread` or `OperationQueue` callback, the main actor

@@ -55,7 +55,7 @@ import Foundation
 // The settle timeout guards against work that runs and never settles. A job counted but
 // not yet picked up by a thread has not started to run: in a large parallel test run on
 // two cores, each hop of the woken work can wait seconds behind other tests' jobs in
-// Dispatch's pool (CI saw main-queue tests time out that way under ThreadSanitizer). So the
+// Dispatch's pool (main-queue tests under ThreadSanitizer do). So the
 // time during which this object's jobs are all queued and none is running is kept apart
 // ("starved"), and a waiter whose timer runs out waits that much longer, up to ten times its
 // timeout in all. Work spinning on a thread is running, and is still reported on time.

@@ -22,6 +22,35 @@ struct FileSystemTests {
         #expect(FileSystem.current.temporaryDirectory.path == FileManager.default.temporaryDirectory.path)
     }
 
+    @Test func urlsForInAnswersAsFileManagerLiveAndTheContainerLayoutInTests() throws {
+        for domain: FileManager.SearchPathDomainMask in [.userDomainMask, .localDomainMask] {
+            for directory: FileManager.SearchPathDirectory in [
+                .cachesDirectory, .documentDirectory, .applicationSupportDirectory, .desktopDirectory,
+            ] {
+                #expect(
+                    FileSystem.current.urls(for: directory, in: domain)
+                        == FileManager.default.urls(for: directory, in: domain))
+            }
+        }
+        withInjected(FileSystem.inMemory()) {
+            #expect(
+                FileSystem.current.urls(for: .cachesDirectory, in: .userDomainMask).map(\.path) == ["/Library/Caches"])
+            #expect(FileSystem.current.urls(for: .documentDirectory, in: .userDomainMask).map(\.path) == ["/Documents"])
+            #expect(
+                FileSystem.current.urls(for: .applicationSupportDirectory, in: .userDomainMask).map(\.path)
+                    == ["/Library/Application Support"])
+            #expect(FileSystem.current.urls(for: .desktopDirectory, in: .userDomainMask).isEmpty)
+        }
+        let sandbox = try FileSystem.sandbox()
+        let root = sandbox.url(for: .home).path
+        withInjected(sandbox) {
+            #expect(
+                FileSystem.current.urls(for: .cachesDirectory, in: .userDomainMask).map(\.path)
+                    == [URL(fileURLWithPath: root).appendingPathComponent("Library/Caches").path])
+            #expect(FileSystem.current.url(for: .caches).path.hasPrefix(root))
+        }
+    }
+
     @Test func inMemoryTouchesNoDisk() throws {
         try withInjected(FileSystem.inMemory()) {
             let url = try cacheThumbnail(Data([1, 2, 3]), named: "a.png")

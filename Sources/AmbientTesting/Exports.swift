@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Why: a test target's one import. `import AmbientTesting` gives what a test of code that
+// reads ambient values uses: Ambient (the values it injects, `withInjected`) and Swift
+// Testing (`@Test`, `#expect`), as the README's and the articles' test blocks write them.
+@_exported import Ambient
+@_exported import Testing
