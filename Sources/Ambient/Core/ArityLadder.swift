@@ -19,7 +19,7 @@
 // They exist only for speed: the compiler does not yet specialise the generic calls made
 // inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic forms go through
 // unspecialised metadata for every value (the Performance article's "spelled-out
-// overloads" row: 66 ns against 100 ns for one value, 86 against 244 for three). Each
+// overloads" row has what they save). Each
 // `make` writes its values in argument order and its `empty` destroys them from the same
 // entries (each slot's type checked in debug builds), so the two sit side by side.
 //
