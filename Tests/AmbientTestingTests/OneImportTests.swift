@@ -9,7 +9,7 @@ import AmbientTesting
 @Suite(.injecting(Region.posixUTC, Defaults.inMemory(["defaultColour": "Red"])))
 struct OneImportTests {
     @Test func ambientAndSwiftTestingComeWithAmbientTesting() {
-        #expect(Region.current.timeZone.identifier == "UTC")
+        #expect(Region.current.locale.identifier == "en_US_POSIX")
         #expect(Defaults.current.string(forKey: "defaultColour") == "Red")
         let log = Logger.capturing()
         withInjected(log) { Logger.current.info("one import") }

@@ -38,7 +38,11 @@ func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-let raw = TaskLocal<Stamp>(wrappedValue: Stamp(id: 0))
+/// A task-local as users declare one: the floor of the scope and bound-read budgets, spelled
+/// as in Floors/, which `instructions --check` counts alone and compares.
+enum Request {
+    @TaskLocal static var stamp = Stamp(id: 0)
+}
 
 /// The floor of a never-injected read: a global `let` of the same type.
 let globalStamp = Stamp(id: 0)
@@ -85,7 +89,7 @@ let cases: [String: (Int) -> Void] = [
         withInjected(SessionValue()) { for _ in 0..<count { consume(SessionValue.current) } }
     },
     "raw: TaskLocal read, bound": { count in
-        raw.withValue(Stamp(id: 1)) { for _ in 0..<count { consume(raw.get()) } }
+        Request.$stamp.withValue(Stamp(id: 1)) { for _ in 0..<count { consume(Request.stamp) } }
     },
     "scope: withInjected, 1 value (empty body)": { count in
         for index in 0..<count { withInjected(Stamp(id: index)) { consume(index) } }
@@ -95,7 +99,7 @@ let cases: [String: (Int) -> Void] = [
         for index in 0..<count { withInjected(Stamp(id: index), Other(id: index), noon) { consume(index) } }
     },
     "raw: TaskLocal withValue (empty body)": { count in
-        for index in 0..<count { raw.withValue(Stamp(id: index)) { consume(index) } }
+        for index in 0..<count { Request.$stamp.withValue(Stamp(id: index)) { consume(index) } }
     },
     "context: run": { count in
         let context = InjectionContext().injecting(Stamp(id: 2))
@@ -108,7 +112,9 @@ let asyncCases: [String: @Sendable (Int) async -> Void] = [
         for index in 0..<count { await withInjected(Stamp(id: index)) { () async in consume(index) } }
     },
     "raw: TaskLocal withValue async (empty body)": { count in
-        for index in 0..<count { await raw.withValue(Stamp(id: index)) { () async in consume(index) } }
+        for index in 0..<count {
+            await Request.$stamp.withValue(Stamp(id: index)) { () async in consume(index) }
+        }
     },
 ]
 
