@@ -3,50 +3,11 @@
 // Why: the floors the instruction budgets divide by, written as users write them — a
 // `@TaskLocal static var` bound with `$stamp.withValue`, a global `let` — in a program that
 // holds nothing else. `Floors CASE N` runs one case N times, as `InstructionCount` does;
-// `Floors --list` lists them. The case names are InstructionCount's.
-import Ambient
+// `Floors --list` lists them. The case names are InstructionCount's. The cases are in
+// Cases.swift, not here: closures written in main.swift's top-level code are main-actor
+// isolated, and each call of one from a nonisolated function (`withValue`'s body) adds the
+// runtime's check that it runs on the main actor to every operation.
 import Dispatch
-
-/// The value every case moves: a trivially copyable struct, as the harness's `Stamp`.
-struct Stamp: AmbientValue {
-    let id: Int
-    static var defaultValue: Stamp { Stamp(id: 0) }
-}
-
-/// A task-local as users declare one.
-enum Request {
-    @TaskLocal static var stamp = Stamp(id: 0)
-}
-
-/// A global `let` of the same type: the floor of a never-injected read.
-let globalStamp = Stamp(id: 0)
-
-/// Where `sink` writes: a side effect the optimizer must keep.
-nonisolated(unsafe) var sunk = 0
-
-@inline(never)
-func sink(_ value: Stamp, _ index: Int) { sunk = value.id &+ index }
-
-@inline(never)
-func consume<T>(_ value: T) {
-    withExtendedLifetime(value) {}
-}
-
-let syncCases: [String: (Int) -> Void] = [
-    "floor: global let read": { count in for index in 0..<count { sink(globalStamp, index) } },
-    "raw: TaskLocal read, bound": { count in
-        Request.$stamp.withValue(Stamp(id: 1)) { for _ in 0..<count { consume(Request.stamp) } }
-    },
-    "raw: TaskLocal withValue (empty body)": { count in
-        for index in 0..<count { Request.$stamp.withValue(Stamp(id: index)) { consume(index) } }
-    },
-]
-
-let asyncCases: [String: @Sendable (Int) async -> Void] = [
-    "raw: TaskLocal withValue async (empty body)": { count in
-        for index in 0..<count { await Request.$stamp.withValue(Stamp(id: index)) { () async in consume(index) } }
-    }
-]
 
 let arguments = CommandLine.arguments
 if arguments.count == 2, arguments[1] == "--list" {
