@@ -22,6 +22,8 @@ let package = Package(
     ],
     products: [
         .library(name: "Ambient", targets: ["Ambient"]),
+        // For code that makes its own types ambient and needs none of Ambient's providers.
+        .library(name: "AmbientCore", targets: ["AmbientCore"]),
         .library(name: "AmbientTesting", targets: ["AmbientTesting"]),
         .executable(name: "ambient-demo", targets: ["AmbientExample"]),
         // The server integrations: empty unless their traits are on.
@@ -74,9 +76,34 @@ let package = Package(
         // Swift has no thread-local cheaper than a call): ARCHITECTURE.md's "What the C shim
         // holds" lists it, and scripts/check-docs keeps that list whole.
         .target(name: "_AmbientShims"),
+        // The mechanism: ambient values, scopes, contexts, bind/run, process-wide scopes,
+        // strict mode. The only module that imports the shims. Names no provider.
+        .target(
+            name: "AmbientCore",
+            dependencies: [
+                "_AmbientShims",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+            ]
+        ),
+        // Clock, Defaults, Logger and the other providers, their test forms, and the swift-log
+        // bridge: built on AmbientCore as a user's own ambient type is.
+        .target(
+            name: "AmbientProviders",
+            dependencies: [
+                "AmbientCore",
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
+            ]
+        ),
+        // Values as strings for other processes (wire format, trust, signing), and the
+        // ServiceContext and swift-crypto bridges.
+        .target(
+            name: "AmbientCarrying",
+            dependencies: ["AmbientCore", "AmbientProviders"] + bridgeDependencies
+        ),
+        // `import Ambient`: the three above, re-exported, and the documentation.
         .target(
             name: "Ambient",
-            dependencies: ["_AmbientShims"] + bridgeDependencies
+            dependencies: ["AmbientCore", "AmbientProviders", "AmbientCarrying"]
         ),
         // The server integrations, each compiled only with its trait on (its framework is
         // fetched only then).

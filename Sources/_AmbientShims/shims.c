@@ -218,6 +218,7 @@ static ambient_hazard_slot *ambient_hazard_claim(void) {
 #endif
 
 void *_Nullable _ambient_previous_enqueue_hook = NULL;
+void *_Nullable _ambient_log_channel = NULL;
 
 // AmbientTesting's entry point (IssueReporter.automatic). ELF: a weak reference, NULL unless
 // AmbientTesting's object is linked into the same program; Apple platforms: the symbol

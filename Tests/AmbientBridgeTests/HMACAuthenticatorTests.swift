@@ -5,7 +5,10 @@ import Crypto
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// Ambient hands swift-crypto its message as a `DataProtocol` of its own (`HMACMessage`,
 /// cheaper for swift-crypto's generic code than a buffer pointer): the codes must be

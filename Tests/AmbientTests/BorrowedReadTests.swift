@@ -3,7 +3,10 @@
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// The read borrows the bound context through a runtime entry point no API promises
 /// (Binding.swift). The first binding checks it against `TaskLocal.get()`; if they ever

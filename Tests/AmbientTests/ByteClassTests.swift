@@ -2,7 +2,10 @@
 
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 // Why: the carriers' byte classes are written out as a table; each class must be exactly its definition.
 

@@ -3,7 +3,10 @@
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// An ambient type that reports which value it is, so a test can read any of many types.
 protocol Numbered: AmbientValue {

@@ -4,7 +4,10 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 #if canImport(Glibc)
 import Glibc

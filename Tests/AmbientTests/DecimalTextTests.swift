@@ -3,7 +3,10 @@
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// The short decimal reader behind a carried clock: it answers exactly what `Double(_:)`
 /// answers, or leaves the text to it.

@@ -3,7 +3,10 @@
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// The clock a receiver of signed values reads by default: the system's wall clock, read
 /// coarsely where the system offers it, never more than a tick from `Date()`.

@@ -163,6 +163,20 @@ static inline void _ambient_previous_enqueue_hook_store(void *_Nullable hook) {
     __atomic_store_n(&_ambient_previous_enqueue_hook, hook, __ATOMIC_RELEASE);
 }
 
+/// The SwiftLog trait's channel (`SwiftLogChannelRegistration`, retained for the process's
+/// life), or NULL until AmbientProviders' logger registers it: read with acquire on each
+/// scope's check, published once by compare-and-swap.
+extern void *_Nullable _ambient_log_channel;
+
+static inline void *_Nullable _ambient_log_channel_load(void) {
+    return __atomic_load_n(&_ambient_log_channel, __ATOMIC_ACQUIRE);
+}
+
+static inline _Bool _ambient_log_channel_replace(void *_Nullable expected, void *_Nullable desired) {
+    return __atomic_compare_exchange_n(&_ambient_log_channel, &expected, desired, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
+
 /// AmbientTesting's entry point for recording a report as a failure of the running test
 /// (Swift Testing or XCTest): true when it did, false when no test is running.
 typedef _Bool (*_ambient_testing_record_issue_t)(const char *_Nonnull message, const char *_Nonnull fileID,

@@ -3,7 +3,10 @@
 import Dispatch
 import Foundation
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// Threads of their own that call `body` over and over — readers outside every scope, or
 /// spinners keeping the cores busy as a parallel test run does — until `stop()`, which

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// Collects what is reported through an injected `IssueReporter`: each message and the
 /// line it points at.

@@ -229,8 +229,8 @@ struct CarryingArticleTests {
                 InjectionContext.current.debugDescription
                     == """
                     InjectionContext {
-                      Ambient.Defaults = Defaults.inMemory(2 keys)
-                      Ambient.Clock = Clock.fixed(1970-01-01 00:00:00 +0000)
+                      AmbientProviders.Defaults = Defaults.inMemory(2 keys)
+                      AmbientProviders.Clock = Clock.fixed(1970-01-01 00:00:00 +0000)
                     }
                     """)
             // doc: inspect

@@ -3,7 +3,10 @@
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 /// Legacy main-queue code, ported by one word: `DispatchQueue.main` → `MainQueue.current`.
 @MainActor

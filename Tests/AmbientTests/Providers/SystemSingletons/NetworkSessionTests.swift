@@ -3,7 +3,10 @@
 import Foundation
 import Testing
 
-@testable import Ambient
+import Ambient
+@testable import AmbientCarrying
+@testable import AmbientCore
+@testable import AmbientProviders
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,8 +1,0 @@
-// SPDX-License-Identifier: Apache-2.0
-
-// Why: a random source is shared by its copies: one stream behind one reference.
-
-/// What a ``RandomSource`` draws from.
-protocol RandomBackend: Sendable, CustomStringConvertible {
-    func next() -> UInt64
-}

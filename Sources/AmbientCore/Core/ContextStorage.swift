@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import _AmbientShims
+
+// Why: one object per scope holds a hashed index of every value it can see, so a read costs
+// the same however many types are injected, and a scope shares its parent's index instead of
+// copying it.
+
+// The layout
+// ==========
+// A `ContextStorage` is one `ManagedBuffer` of words: a header, then its tail.
+//
+//     tail: | root: 16 words | owned entries | leaves and path copies | values' bytes |
+//
+// - An entry (`ContextSlot`) is one injected value: its type, where its bytes are, and the
+//   next entry of the same bucket. A storage's owned entries are the values its scope
+//   injected, in argument order.
+// - The index is a two-level table of 256 buckets keyed by the type's metadata pointer,
+//   hashed (Fibonacci multiplication): the root's 16 words point to leaves, a leaf's 16 words
+//   to the first entry of a bucket, and entries chain within a bucket (types whose hashes
+//   collide; rare: 64 types fill 256 buckets with about 7 collisions). A root word that no
+//   injected type needed points to a shared empty leaf (`_ambient_empty_leaf`), never null,
+//   so a lookup is the same loads whether the leaf exists or not.
+// - A scope copies its parent's root (16 words), and for each value it injects copies the
+//   one leaf its bucket is in (16 words) and prepends an entry to that bucket. Everything
+//   else — the other 15 leaves, every other entry, every value — is the parent's, shared,
+//   and kept alive by `parent`. So a scope costs the same whatever its parent holds, a
+//   nested scope keeps what it injects plus at most 128 + 128 × values bytes, and a read is
+//   two loads and a compare at any breadth.
+// - A type injected again is unlinked from its bucket: the entries before it in that chain
+//   are copied (path copying, only when two types collide in one bucket), so a chain never
+//   holds a shadowed entry and its length is bounded by the types that share the bucket,
+//   however deep the nesting.
+// Decided by measurement against a flat array and the other alternatives (ARCHITECTURE.md,
+// "The context's representation"; the "breadth" rows of Benchmarks/instructions).
+
+/// One injected value: its type, where it lives, and the next entry of its bucket.
+@usableFromInline
+struct ContextSlot {
+    /// The injected value's type; its metadata pointer is the lookup key.
+    @usableFromInline let type: any Injectable.Type
+    /// The value: inside the storage that owns it (this one or an ancestor, which this one
+    /// keeps alive through `parent`).
+    @usableFromInline let value: UnsafeRawPointer
+    /// The next entry of the same bucket, or `nil`. Written only while the storage that owns
+    /// this entry is being made.
+    @usableFromInline var next: UnsafePointer<ContextSlot>?
+
+    @inlinable
+    init(type: any Injectable.Type, value: UnsafeRawPointer, next: UnsafePointer<ContextSlot>?) {
+        self.type = type
+        self.value = value
+        self.next = next
+    }
+}
+
+extension ContextSlot {
+    /// The entry of `key`'s type in the chain starting at `first`, if any.
+    @inlinable
+    static func find(_ key: ObjectIdentifier, from first: UnsafePointer<ContextSlot>?) -> UnsafePointer<ContextSlot>? {
+        var entry = first
+        while let found = entry {
+            if ObjectIdentifier(found.pointee.type) == key { return found }
+            entry = found.pointee.next
+        }
+        return nil
+    }
+}
+
+/// The header of a ``ContextStorage``.
+@usableFromInline
+struct ContextHeader {
+    /// How many distinct types the context holds a value for, owned and inherited.
+    @usableFromInline var count: Int
+    /// How many entries this storage owns (they follow the root, in argument order).
+    @usableFromInline var ownedCount: Int
+    /// The context this one was made from; keeps the inherited entries and values alive.
+    @usableFromInline var parent: ContextStorage?
+    /// The process-wide scope this context was made inside (its level's token), or 0:
+    /// such a context sees that scope's values while it is active (see `ProcessWide`).
+    /// Inherited from `parent`.
+    @usableFromInline var processWideToken: UInt64
+    /// How many words the tail has room for: what a recycled storage can be reused for
+    /// (see ContextStorage+Recycling.swift).
+    @usableFromInline let capacity: Int
+
+    @inlinable
+    init(count: Int, ownedCount: Int, parent: ContextStorage?, processWideToken: UInt64, capacity: Int) {
+        self.count = count
+        self.ownedCount = ownedCount
+        self.parent = parent
+        self.processWideToken = processWideToken
+        self.capacity = capacity
+    }
+}
+
+/// The shape of the index: sizes in words, and where a type's bucket is.
+@usableFromInline
+enum ContextIndex {
+    /// Words in the root, and in a leaf.
+    @inlinable static var width: Int { 16 }
+    /// Bytes in the root, and in a leaf.
+    @inlinable static var bytes: Int { width &* MemoryLayout<UInt>.stride }
+    /// Words an entry takes.
+    @inlinable static var slotWords: Int { MemoryLayout<ContextSlot>.stride / MemoryLayout<UInt>.stride }
+
+    /// Where `key`'s bucket is: the byte offset of its leaf's pointer in the root, and of its
+    /// chain's first entry in that leaf. The metadata pointer multiplied by 2^64/φ (its low
+    /// bits are alignment, its high bits the same for every type of a binary), top 8 bits.
+    @inlinable
+    static func bucket(of key: ObjectIdentifier) -> (root: Int, leaf: Int) {
+        let mixed = UInt(bitPattern: key) &* UInt(truncatingIfNeeded: 0x9E37_79B9_7F4A_7C15 as UInt64)
+        let top = mixed &>> (UInt.bitWidth &- 8)
+        let word = MemoryLayout<UInt>.stride
+        return (Int(bitPattern: top &>> 4) &* word, Int(bitPattern: top & 15) &* word)
+    }
+}
+
+/// The immutable map behind an ``InjectionContext``: ONE object per scope (reused from the
+/// thread's spare when the previous scope's is free: ContextStorage+Recycling.swift), made
+/// by ContextStorage+Making.swift. The layout is at the top of this file.
+@usableFromInline
+final class ContextStorage: ManagedBuffer<ContextHeader, UInt> {
+    // Not `Sendable` to the compiler (`ManagedBuffer` opts out), but safe to share: it is
+    // never mutated after `make` returns, and every value it holds is `Sendable` (an
+    // `Injectable`). Holders mark their reference `nonisolated(unsafe)` citing this.
+
+    /// The process-wide level this context was made inside, or 0.
+    @usableFromInline
+    var processWideToken: UInt64 {
+        withUnsafeMutablePointerToHeader { $0.pointee.processWideToken }
+    }
+
+    /// How many distinct types this context injects a value for.
+    var slotCount: Int {
+        withUnsafeMutablePointerToHeader { $0.pointee.count }
+    }
+
+    /// The value injected for `V`, if any.
+    @inlinable
+    func value<V: Injectable>(of _: V.Type) -> V? {
+        address(of: V.self)?.assumingMemoryBound(to: V.self).pointee
+    }
+
+    /// Where the value injected for `V` lives, if any: valid as long as this storage is.
+    /// The read's lookup: the root's word for `V`'s bucket (a leaf, or the empty leaf), the
+    /// leaf's, then the chain (one entry, nearly always).
+    @inlinable
+    func address<V: Injectable>(of _: V.Type) -> UnsafeRawPointer? {
+        address(ofKey: ObjectIdentifier(V.self))
+    }
+
+    /// Where the value injected for the type `key` identifies lives, if any.
+    @inlinable
+    func address(ofKey key: ObjectIdentifier) -> UnsafeRawPointer? {
+        ContextSlot.find(key, from: firstEntry(of: key))?.pointee.value
+    }
+
+    /// The first entry of `key`'s bucket, if any: the root's word for the bucket, then the
+    /// leaf's.
+    @inlinable
+    func firstEntry(of key: ObjectIdentifier) -> UnsafePointer<ContextSlot>? {
+        withUnsafeMutablePointerToElements { tail in
+            let bucket = ContextIndex.bucket(of: key)
+            let leaf = UnsafeRawPointer(tail).load(fromByteOffset: bucket.root, as: UnsafeRawPointer.self)
+            return leaf.load(fromByteOffset: bucket.leaf, as: UnsafePointer<ContextSlot>?.self)
+        }
+    }
+
+    /// The entries this storage owns, in argument order.
+    @inlinable
+    func withOwnedSlots<R>(_ body: (UnsafeBufferPointer<ContextSlot>) -> R) -> R {
+        withUnsafeMutablePointers { header, tail in
+            let first = UnsafeRawPointer(tail + ContextIndex.width).assumingMemoryBound(to: ContextSlot.self)
+            return body(UnsafeBufferPointer(start: first, count: header.pointee.ownedCount))
+        }
+    }
+
+    /// Calls `body` with each type's entry, innermost scope first (within a scope, the last
+    /// argument first), each type once.
+    @usableFromInline
+    func forEachSlot(_ body: (ContextSlot) -> Void) {
+        var seen: Set<ObjectIdentifier> = []
+        var storage: ContextStorage? = self
+        while let current = storage {
+            current.withOwnedSlots { slots in
+                for slot in slots.reversed() where seen.insert(ObjectIdentifier(slot.type)).inserted {
+                    body(slot)
+                }
+            }
+            storage = current.withUnsafeMutablePointerToHeader { $0.pointee.parent }
+        }
+    }
+
+    deinit {
+        destroyOwnedValues()
+    }
+
+    /// Destroys the values this storage owns, each type opened from its entry (`deinit`, and
+    /// `empty()` when the storage is kept for reuse). The entries themselves are trivial (a
+    /// metatype and two pointers): nothing to destroy.
+    @usableFromInline
+    func destroyOwnedValues() {
+        withOwnedSlots { slots in
+            for slot in slots { Self.destroyValue(slot.type, at: slot.value) }
+        }
+    }
+
+    /// Destroys the `V` at `address`: specialised where `V` is known (the spelled-out
+    /// `empty` forms), opened from an entry otherwise. The memory was bound to `V` when the
+    /// value was stored (`ContextWriter.insert`'s raw initialisation).
+    @inlinable
+    static func destroyValue<V: Injectable>(_: V.Type, at address: UnsafeRawPointer) {
+        UnsafeMutableRawPointer(mutating: address).assumingMemoryBound(to: V.self).deinitialize(count: 1)
+    }
+
+    /// Destroys the value of `slot`, which the caller knows holds a `V` (the spelled-out
+    /// `empty` forms); a debug build checks the entry says so.
+    @inlinable
+    static func destroyValue<V: Injectable>(_: V.Type, of slot: ContextSlot) {
+        assert(
+            ObjectIdentifier(slot.type) == ObjectIdentifier(V.self),
+            "ContextStorage.empty: entry holds a \(slot.type), not the \(V.self) its make stored")
+        destroyValue(V.self, at: slot.value)
+    }
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: Apache-2.0
+
+#if SwiftLog
+import Logging
+import _AmbientShims
+
+// Why: with the SwiftLog trait, a scope that injects AmbientProviders' `Logger` binds
+// swift-log's task-local logger too, and the core names no provider: the logger's type and
+// the bridge are registered here by AmbientProviders.
+
+// The core's half of the one logging channel (the whole story is in AmbientProviders'
+// `SwiftLogBridge.swift`). A scope that injects the logger type registered here (`binds`),
+// or a captured context that holds one which is not the current one (`mustBind`), also
+// binds swift-log's task-local logger to the registered bridge (`withBridge`).
+//
+// The registration is published once, before the first value of the logger type exists
+// (its initialiser registers), so a scope or a context that holds a logger always finds it;
+// where none was ever made, each check is one load of a null pointer.
+
+/// What AmbientProviders registers: the logger's type and swift-log's bridge logger, whose
+/// handler sends each entry to the current Ambient logger.
+package final class SwiftLogChannelRegistration: Sendable {
+    /// The type whose scopes bind the bridge.
+    package let type: ObjectIdentifier
+    /// swift-log's logger for such a scope.
+    package let bridge: Logging.Logger
+
+    package init(type: any Injectable.Type, bridge: Logging.Logger) {
+        self.type = ObjectIdentifier(type)
+        self.bridge = bridge
+    }
+}
+
+@usableFromInline
+package enum SwiftLogChannel {
+    /// Publishes `registration` if none is yet (the first wins; later calls do nothing).
+    package static func register(_ registration: @autoclosure () -> SwiftLogChannelRegistration) {
+        guard _ambient_log_channel_load() == nil else { return }
+        let candidate = Unmanaged.passRetained(registration())
+        if !_ambient_log_channel_replace(nil, candidate.toOpaque()) { candidate.release() }
+    }
+
+    /// The registration, if the logger type has made a value yet.
+    @usableFromInline
+    static var registration: SwiftLogChannelRegistration? {
+        guard let raw = _ambient_log_channel_load() else { return nil }
+        return Unmanaged<SwiftLogChannelRegistration>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Whether running `context` must bind the bridge: it injects a logger, and not the one
+    /// already current.
+    @usableFromInline
+    static func mustBind(_ context: InjectionContext) -> Bool {
+        guard let channel = registration, let storage = context.storage,
+            let logger = storage.address(ofKey: channel.type)
+        else { return false }
+        return Binding.currentStorage()?._withUnsafeGuaranteedRef { $0.address(ofKey: channel.type) } != logger
+    }
+
+    /// Whether a scope of this type binds the bridge: it is the registered logger type.
+    @inlinable
+    static func binds<V: Injectable>(_: V.Type) -> Bool {
+        guard let raw = _ambient_log_channel_load() else { return false }
+        return isChannel(ObjectIdentifier(V.self), raw)
+    }
+
+    /// Whether a scope of these types binds the bridge.
+    @inlinable
+    static func binds<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) -> Bool {
+        guard let raw = _ambient_log_channel_load() else { return false }
+        return isChannel(ObjectIdentifier(A.self), raw) || isChannel(ObjectIdentifier(B.self), raw)
+    }
+
+    /// Whether a scope of these types binds the bridge.
+    @inlinable
+    static func binds<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) -> Bool {
+        guard let raw = _ambient_log_channel_load() else { return false }
+        return isChannel(ObjectIdentifier(A.self), raw) || isChannel(ObjectIdentifier(B.self), raw)
+            || isChannel(ObjectIdentifier(C.self), raw)
+    }
+
+    /// Whether a scope of these types binds the bridge.
+    @inlinable
+    static func binds<each V: Injectable>(_ types: repeat (each V).Type) -> Bool {
+        guard let raw = _ambient_log_channel_load() else { return false }
+        for type in repeat each types {
+            if isChannel(ObjectIdentifier(type), raw) { return true }
+        }
+        return false
+    }
+
+    /// Whether `type` is the one `raw` (a registration) names.
+    @usableFromInline
+    static func isChannel(_ type: ObjectIdentifier, _ raw: UnsafeMutableRawPointer) -> Bool {
+        Unmanaged<SwiftLogChannelRegistration>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.type == type }
+    }
+
+    /// Runs `body` with swift-log's task-local logger bound to the bridge.
+    @usableFromInline
+    static func withBridge<R>(_ body: () -> R) -> R {
+        guard let channel = registration else { return body() }
+        return withLogger(channel.bridge) { _ in body() }
+    }
+
+    /// Runs `body` with swift-log's task-local logger bound to the bridge.
+    @usableFromInline
+    static func withBridge<R>(
+        isolation: isolated (any Actor)?, _ body: () async throws -> R
+    ) async throws -> R {
+        guard let channel = registration else { return try await body() }
+        return try await withLogger(channel.bridge) { _ in try await body() }
+    }
+}
+#endif

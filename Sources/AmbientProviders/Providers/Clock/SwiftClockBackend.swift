@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Foundation
+
+// Why: any Swift.Clock (a test clock of another library) can be the ambient clock.
+
+/// Any `Swift.Clock` measured in `Duration`.
+struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift.Duration {
+    let clock: C
+    let origin: C.Instant
+    let wallTimeAtStart: Date
+
+    init(clock: C, wallTimeAtStart: Date) {
+        self.clock = clock
+        self.origin = clock.now
+        self.wallTimeAtStart = wallTimeAtStart
+    }
+
+    var now: Date { wallTimeAtStart.adding(elapsed) }
+    var elapsed: Duration { origin.duration(to: clock.now) }
+
+    func sleep(until offset: Duration) async throws {
+        try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+    }
+
+    /// A `Swift.Clock` can only sleep asynchronously: a detached task sleeps on it while
+    /// this thread waits (never from a task: `Clock.sleep(until:)` throws there first).
+    var blockingSleepNeedsTheConcurrencyPool: Bool { true }
+
+    func blockingSleep(until offset: Duration) {
+        let done = DispatchSemaphore(value: 0)
+        let deadline = origin.advanced(by: offset)
+        Task.detached { [clock] in
+            try? await clock.sleep(until: deadline, tolerance: nil)
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// `Clock(<the clock's description>)` where it has one, else `Clock(<its type>)`.
+    var description: String {
+        if let described = clock as? any CustomStringConvertible { return "Clock(\(described))" }
+        return "Clock(\(C.self))"
+    }
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Foundation
+
+// Why: `UserDefaults.standard` is the singleton legacy code reads most; this is its ambient spelling.
+
+/// The ambient key-value store: the `UserDefaults` surface you know, with typed keys,
+/// atomic updates, change streams and an in-memory fake.
+///
+/// ```swift
+/// func makeWidget() -> String {
+///     (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget"
+/// }
+///
+/// extension Defaults.Key<Int> {
+///     static var currentReminderId: Self { Self("currentReminderId", default: 0) }
+/// }
+///
+/// func nextReminderId() -> Int {
+///     Defaults.current.update(.currentReminderId) { $0 + 1 }   // atomic: no lost increments
+/// }
+///
+/// // In a test:
+/// let defaults = Defaults.inMemory(["defaultColour": "Red"])
+/// withInjected(defaults) {
+///     #expect(makeWidget() == "RedWidget")
+///     #expect(nextReminderId() == 1)
+/// }
+/// #expect(defaults.snapshot == ["defaultColour": "Red", "currentReminderId": 1])
+/// ```
+///
+/// ## Bad input
+/// Only property-list values can be stored. `set(_:forKey:)` (the `Any?` form) does not
+/// throw, as `UserDefaults`' does not: for anything else it leaves the store unchanged,
+/// logs the problem (naming the key and the type) and stops a debug build.
+/// ``set(checking:forKey:)`` throws ``InvalidValue`` instead. Reading a key as the wrong type returns `nil` (or `0`, `false`, the key's
+/// default) — it never crashes.
+///
+/// ## Atomicity and observation
+/// Writes made through Ambient are serialised per store (``standard``, each ``suite(_:)``
+/// name, each ``inMemory(_:)`` instance), so ``update(_:_:)`` cannot lose a concurrent
+/// write made through Ambient, and ``changes(forKey:)`` reports each of them. Writes made
+/// to the same `UserDefaults` behind Ambient's back are neither serialised nor reported.
+public struct Defaults: AmbientValue, CustomStringConvertible {
+    let store: any DefaultsStore
+
+    init(store: any DefaultsStore) {
+        self.store = store
+    }
+
+    // MARK: - Stores
+
+    /// `UserDefaults.standard`.
+    public static let standard = Defaults(store: UserDefaultsStore.standard)
+
+    /// The standard store: what ``AmbientValue/current`` returns when nothing is injected.
+    public static var defaultValue: Defaults {
+        standard
+    }
+
+    /// A fresh store in memory holding `values`: thread-safe, isolated from every other
+    /// instance, gone with its last copy. Inspect it with ``snapshot``.
+    public static func inMemory(_ values: [String: PropertyList] = [:]) -> Defaults {
+        Defaults(store: InMemoryDefaultsStore(values))
+    }
+
+    /// The `UserDefaults` suite `name`, or `nil` for a name Darwin's `UserDefaults` refuses
+    /// or that would not name a suite of its own: see ``suite(validating:)`` for the rules,
+    /// which hold on every platform.
+    public static func suite(_ name: String) -> Defaults? {
+        try? suite(validating: name)
+    }
+
+    /// The `UserDefaults` suite `name`, or a ``InvalidSuiteName`` error that says what is
+    /// wrong with the name. Refused on every platform, as Darwin refuses them or because
+    /// they would escape the suite's own file:
+    ///
+    /// - the empty name, and names of white space only;
+    /// - `NSGlobalDomain`, `NSArgumentDomain`, `NSRegistrationDomain`, and the app's own
+    ///   bundle identifier (Darwin's `UserDefaults(suiteName:)` returns `nil` for these);
+    /// - path-like names: containing `/`, `\` or a NUL character, or starting with `.`;
+    /// - names longer than 249 bytes in UTF-8 (the suite's `.plist` file name must fit in
+    ///   the 255 bytes a file name may have).
+    ///
+    /// ```swift
+    /// let shared = try Defaults.suite(validating: "group.com.example.app")
+    /// #expect(throws: Defaults.InvalidSuiteName.self) { try Defaults.suite(validating: "../x") }
+    /// ```
+    public static func suite(validating name: String) throws(InvalidSuiteName) -> Defaults {
+        if let problem = InvalidSuiteName.problem(with: name) { throw InvalidSuiteName(name: name, problem: problem) }
+        guard let store = UserDefaultsStore.suite(name) else {
+            throw InvalidSuiteName(name: name, problem: "Foundation's UserDefaults refused it")
+        }
+        return Defaults(store: store)
+    }
+
+    /// A suite name ``suite(validating:)`` refuses, and why.
+    public struct InvalidSuiteName: Error, Equatable, CustomStringConvertible {
+        /// The name as given.
+        public let name: String
+        /// What is wrong with it.
+        public let problem: String
+
+        /// `Defaults.suite("../x"): the name is path-like (…)`.
+        public var description: String {
+            "Defaults.suite(\"\(name)\"): \(problem). No suite was opened."
+        }
+
+        /// The names Darwin's `UserDefaults(suiteName:)` refuses besides the bundle identifier.
+        static let reservedNames: Set<String> = ["NSGlobalDomain", "NSArgumentDomain", "NSRegistrationDomain"]
+
+        /// Why `name` cannot be a suite's, or `nil` if it can.
+        static func problem(with name: String) -> String? {
+            if name.allSatisfy(\.isWhitespace) {
+                return name.isEmpty ? "the name is empty" : "the name is only white space"
+            }
+            if reservedNames.contains(name) {
+                return "\(name) is a domain of UserDefaults itself, not a suite (Darwin refuses it)"
+            }
+            if let bundle = Bundle.main.bundleIdentifier, name == bundle {
+                return "it is the app's own bundle identifier, the standard domain (Darwin refuses it)"
+            }
+            if name.contains("/") || name.contains("\\") || name.contains("\0") || name.hasPrefix(".") {
+                return
+                    "the name is path-like (it contains / or \\ or NUL, or starts with .), and would escape the suite's own file"
+            }
+            if name.utf8.count > 249 {
+                return "the name is \(name.utf8.count) bytes long; at most 249 fit in the suite's file name"
+            }
+            return nil
+        }
+    }
+
+    /// The values stored (not those merely registered), for assertions.
+    public var snapshot: [String: PropertyList] {
+        store.snapshot
+    }
+
+    /// Which store this is.
+    public var description: String {
+        store.description
+    }
+
+    // The `UserDefaults` surface (reading and writing as `UserDefaults` does) is in
+    // Defaults+UserDefaultsSurface.swift; Ambient's own additions follow.
+
+    // MARK: - Typed keys
+
+    /// A typed key: its name in the store and the value to read when nothing usable is
+    /// stored there.
+    ///
+    /// ```swift
+    /// extension Defaults.Key<Theme> {
+    ///     static var theme: Self { Self("theme", default: .light) }
+    /// }
+    /// Defaults.current[.theme] = .dark
+    /// ```
+    public struct Key<Value: DefaultsValue>: Sendable {
+        /// The key's name in the store.
+        public let name: String
+        /// What reading returns when the key is missing or holds something that does not
+        /// convert to `Value`.
+        public let defaultValue: Value
+
+        /// A key named `name` reading `defaultValue` when unset.
+        public init(_ name: String, default defaultValue: Value) {
+            self.name = name
+            self.defaultValue = defaultValue
+        }
+    }
+
+    /// The value for `key`, or its default; setting stores it.
+    public subscript<Value>(key: Key<Value>) -> Value {
+        get { store.value(forKey: key.name).flatMap(Value.init(propertyList:)) ?? key.defaultValue }
+        nonmutating set { store.set(newValue.propertyList, forKey: key.name) }
+    }
+
+    /// Atomically replaces the value for `key` with `transform(current)` and returns the new
+    /// value: concurrent updates through Ambient never lose one another's writes.
+    ///
+    /// ```swift
+    /// let id = Defaults.current.update(.currentReminderId) { $0 + 1 }
+    /// ```
+    @discardableResult
+    public func update<Value>(_ key: Key<Value>, _ transform: (Value) throws -> Value) rethrows -> Value {
+        try store.update(key.name) { stored in
+            let current = stored.flatMap(Value.init(propertyList:)) ?? key.defaultValue
+            let updated = try transform(current)
+            return (updated.propertyList, updated)
+        }
+    }
+
+    /// Removes the stored value for `key`.
+    public func removeValue<Value>(for key: Key<Value>) {
+        store.set(nil, forKey: key.name)
+    }
+
+    // MARK: - Observation
+
+    /// Every later change to `key` made through Ambient on this store: the new value, or
+    /// `nil` when it was removed. The stream ends when the consuming task does.
+    ///
+    /// ```swift
+    /// for await colour in Defaults.current.changes(forKey: "defaultColour") { redraw(colour) }
+    /// ```
+    public func changes(forKey key: String) -> AsyncStream<PropertyList?> {
+        store.changes(forKey: key)
+    }
+
+    /// Every later change to a typed key: its new value (the key's default when removed
+    /// or unreadable).
+    public func changes<Value>(for key: Key<Value>) -> AsyncMapSequence<AsyncStream<PropertyList?>, Value> {
+        store.changes(forKey: key.name).map { $0.flatMap(Value.init(propertyList:)) ?? key.defaultValue }
+    }
+
+    // MARK: - Errors
+
+    /// Thrown when asked to store a value that is not a property list. Nothing was stored.
+    public struct InvalidValue: Error, Equatable, CustomStringConvertible {
+        /// The key the value was for.
+        public let key: String
+        /// The rejected value's type.
+        public let type: String
+
+        /// The error for a value of type `type` rejected for `key`.
+        public init(key: String, type: String) {
+            self.key = key
+            self.type = type
+        }
+
+        /// What went wrong and what would work.
+        public var description: String {
+            "Defaults: cannot store a value of type \(type) for key \"\(key)\": only property-list values "
+                + "(String, numbers, Bool, Data, Date, and arrays or String-keyed dictionaries of them) "
+                + "can be stored. Nothing was written."
+        }
+    }
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Foundation
+
+// Why: the live store is Foundation's UserDefaults, read and written as legacy code did.
+
+/// Foundation's `UserDefaults`: the standard domain or a named suite (``Defaults/standard``,
+/// ``Defaults/suite(_:)``).
+final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
+    // @unchecked: `UserDefaults` is thread-safe, and so is `coordination`.
+    let coordination = DefaultsStoreCoordination()
+    private let defaults: UserDefaults
+    private let suiteName: String?
+
+    private init(defaults: UserDefaults, suiteName: String?) {
+        self.defaults = defaults
+        self.suiteName = suiteName
+    }
+
+    static let standard = UserDefaultsStore(defaults: .standard, suiteName: nil)
+
+    /// One store per suite name, so every `Defaults.suite(name)` shares one lock.
+    private static let suites = Locked<[String: UserDefaultsStore]>([:])
+
+    static func suite(_ name: String) -> UserDefaultsStore? {
+        suites.withLock { suites in
+            if let store = suites[name] { return store }
+            guard let defaults = UserDefaults(suiteName: name) else { return nil }
+            let store = UserDefaultsStore(defaults: defaults, suiteName: name)
+            suites[name] = store
+            return store
+        }
+    }
+
+    var isFake: Bool { false }
+
+    func read(_ key: String) -> PropertyList? {
+        defaults.object(forKey: key).flatMap(PropertyList.init)
+    }
+
+    func write(_ value: PropertyList?, forKey key: String) {
+        if let value {
+            defaults.set(value.foundationValue, forKey: key)
+        } else {
+            defaults.removeObject(forKey: key)
+        }
+    }
+
+    func registerValues(_ values: [String: PropertyList]) {
+        defaults.register(defaults: values.mapValues(\.foundationValue))
+    }
+
+    func visibleValues() -> [String: PropertyList] {
+        defaults.dictionaryRepresentation().compactMapValues(PropertyList.init)
+    }
+
+    func persistentValues() -> [String: PropertyList] {
+        let domain = suiteName ?? Bundle.main.bundleIdentifier
+        let values = domain.flatMap { defaults.persistentDomain(forName: $0) } ?? defaults.dictionaryRepresentation()
+        return values.compactMapValues(PropertyList.init)
+    }
+
+    var description: String {
+        suiteName.map { "Defaults.suite(\"\($0)\")" } ?? "Defaults.standard"
+    }
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Dispatch
+import Foundation
+
+// Why: legacy code defers work with `DispatchQueue.main.asyncAfter` and `Timer`, so a test
+// of a 5-second retry waits 5 real seconds, or cannot wait at all. The same calls on an
+// ambient value run on the real main queue, or on one a `TestClock` drives.
+
+/// The ambient main queue: deferred and repeating main-actor work. Use it where code used
+/// `DispatchQueue.main.async`, `DispatchQueue.main.asyncAfter(deadline:)` or
+/// `Timer.scheduledTimer(withTimeInterval:repeats:block:)`.
+///
+/// ```swift
+/// @MainActor final class Banner {
+///     var isVisible = false
+///     func flash() {
+///         isVisible = true
+///         MainQueue.current.asyncAfter(deadline: .now() + 5) { self.isVisible = false }
+///     }
+/// }
+///
+/// @MainActor @Test func theBannerHidesAfterFiveSeconds() async {
+///     let testClock = TestClock()
+///     let banner = Banner()
+///     withInjected(MainQueue.driven(by: testClock)) { banner.flash() }
+///     await testClock.advance(by: .seconds(4.9))
+///     #expect(banner.isVisible)
+///     await testClock.advance(by: .seconds(0.1))     // the work has run when this returns
+///     #expect(!banner.isVisible)
+/// }
+/// ```
+///
+/// Work runs on the main actor, inside the scope that scheduled it (its injected values),
+/// on the live queue and on a driven one alike.
+///
+/// On a queue ``driven(by:)`` a ``TestClock``, time moves only when the test moves it:
+/// `advance(by: .seconds(5))` runs the work due in those 5 seconds, in deadline order (work
+/// due at the same time in the order it was scheduled), each piece at its own deadline, and
+/// returns once it has run — and once the tasks it started have settled, as for any work
+/// the clock wakes (a task it starts on the main actor is not counted: see
+/// `TestClock.counting(_:)`). The test awaiting `advance` must not hold the main
+/// actor synchronously (awaiting is fine: a `@MainActor` test suspends there).
+public struct MainQueue: AmbientValue, CustomStringConvertible {
+    /// `nil` for the live queue.
+    @usableFromInline
+    let driver: TestMainQueue?
+
+    @usableFromInline
+    init(driver: TestMainQueue?) {
+        self.driver = driver
+    }
+
+    /// `DispatchQueue.main`.
+    public static let live = MainQueue(driver: nil)
+
+    /// The live main queue, built in place (inlinable: no lazy global's check).
+    @inlinable
+    public static var defaultValue: MainQueue {
+        MainQueue(driver: nil)
+    }
+
+    /// A main queue whose deadlines are `testClock`'s: work runs when the test advances the
+    /// clock past them.
+    public static func driven(by testClock: TestClock) -> MainQueue {
+        MainQueue(driver: TestMainQueue(testClock: testClock))
+    }
+
+    /// `MainQueue.live`, or the test clock that drives it.
+    public var description: String {
+        guard let driver else { return "MainQueue.live" }
+        return "MainQueue.driven(by: \(driver.testClock))"
+    }
+
+    /// When deferred work runs, written as for Dispatch: `.now() + 5` (seconds),
+    /// `.now() + .milliseconds(300)`. It is a delay from the moment the work is scheduled,
+    /// so on a driven queue `.now()` is the test clock's time, not the wall clock's.
+    public struct Deadline: Sendable, Hashable, Comparable {
+        /// How long after scheduling.
+        public let delay: Duration
+
+        /// The moment of scheduling.
+        public static func now() -> Deadline {
+            Deadline(delay: .zero)
+        }
+
+        /// `seconds` later.
+        public static func + (deadline: Deadline, seconds: Double) -> Deadline {
+            Deadline(delay: deadline.delay + .nanoseconds(Int64((seconds * 1e9).rounded())))
+        }
+
+        /// `duration` later.
+        public static func + (deadline: Deadline, duration: Duration) -> Deadline {
+            Deadline(delay: deadline.delay + duration)
+        }
+
+        /// `interval` later (`.never` is taken as never: the work is dropped). Disfavoured, so
+        /// that `.now() + .milliseconds(300)` means the same `Duration` either way.
+        @_disfavoredOverload
+        public static func + (deadline: Deadline, interval: DispatchTimeInterval) -> Deadline {
+            switch interval {
+            case .seconds(let value): return deadline + Duration.seconds(value)
+            case .milliseconds(let value): return deadline + Duration.milliseconds(value)
+            case .microseconds(let value): return deadline + Duration.microseconds(value)
+            case .nanoseconds(let value): return deadline + Duration.nanoseconds(value)
+            case .never: return never
+            @unknown default: return deadline
+            }
+        }
+
+        /// Never: work scheduled for it is dropped, as Dispatch drops it.
+        static let never = Deadline(delay: .seconds(Int64.max))
+
+        /// Earlier first.
+        public static func < (lhs: Deadline, rhs: Deadline) -> Bool {
+            lhs.delay < rhs.delay
+        }
+    }
+
+    /// `DispatchQueue.main.async(execute:)`: runs `work` on the main actor soon (on a
+    /// driven queue: at the test clock's current time, without waiting for an `advance`).
+    public func async(execute work: @escaping @MainActor @Sendable () -> Void) {
+        schedule(after: .zero, repeating: nil, timer: nil, work: { _ in work() })
+    }
+
+    /// `DispatchQueue.main.asyncAfter(deadline:execute:)`: runs `work` on the main actor
+    /// once `deadline` has come.
+    public func asyncAfter(deadline: Deadline, execute work: @escaping @MainActor @Sendable () -> Void) {
+        guard deadline.delay < Deadline.never.delay else { return }
+        schedule(after: deadline.delay, repeating: nil, timer: nil, work: { _ in work() })
+    }
+
+    /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)`: runs `block` on the main
+    /// actor after `interval` seconds, and every `interval` after that if it `repeats`,
+    /// until the timer is invalidated.
+    ///
+    /// ```swift
+    /// let timer = MainQueue.current.scheduledTimer(withTimeInterval: 1, repeats: true) { _ in tick() }
+    /// …
+    /// timer.invalidate()
+    /// ```
+    @discardableResult
+    public func scheduledTimer(
+        withTimeInterval interval: TimeInterval, repeats: Bool,
+        block: @escaping @MainActor @Sendable (Timer) -> Void
+    ) -> Timer {
+        let delay = Duration.nanoseconds(Int64((max(interval, 0.0001) * 1e9).rounded()))
+        let timer = Timer(timeInterval: interval)
+        schedule(after: delay, repeating: repeats ? delay : nil, timer: timer, work: { _ in block(timer) })
+        return timer
+    }
+
+    private func schedule(
+        after delay: Duration, repeating interval: Duration?, timer: Timer?,
+        work: @escaping @MainActor @Sendable (Timer?) -> Void
+    ) {
+        let context = InjectionContext.current
+        let bound: @MainActor @Sendable () -> Void = {
+            guard timer?.isValid ?? true else { return }
+            context.run { work(timer) }
+            // A timer that does not repeat invalidates itself once it has fired, as
+            // Foundation's does.
+            if interval == nil { timer?.invalidate() }
+        }
+        if let driver {
+            driver.schedule(after: delay, repeating: interval, timer: timer, work: bound)
+        } else {
+            LiveMainQueue.schedule(after: delay, repeating: interval, timer: timer, work: bound)
+        }
+    }
+}

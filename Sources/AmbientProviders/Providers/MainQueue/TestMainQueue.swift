@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Foundation
+
+// Why: a main queue a `TestClock` drives. Each piece of work is a sleeper on the clock (so
+// `advance` reaches it at its deadline and waits for it), and runs on the main actor in
+// (deadline, order scheduled) order, whichever sleeper wakes first.
+
+/// The work scheduled on a ``MainQueue/driven(by:)`` queue, and the sleepers that run it.
+@usableFromInline
+final class TestMainQueue: Sendable {
+    private struct Item: Sendable {
+        let order: UInt64
+        let deadline: Clock.Instant
+        let repeating: Duration?
+        let timer: MainQueue.Timer?
+        let work: @MainActor @Sendable () -> Void
+    }
+
+    private struct Pending: Sendable {
+        var nextOrder: UInt64 = 0
+        var items: [Item] = []
+    }
+
+    let testClock: TestClock
+    private let pending = Locked(Pending())
+
+    init(testClock: TestClock) {
+        self.testClock = testClock
+    }
+
+    func schedule(
+        after delay: Duration, repeating interval: Duration?, timer: MainQueue.Timer?,
+        work: @escaping @MainActor @Sendable () -> Void
+    ) {
+        schedule(at: testClock.instant.advanced(by: delay), repeating: interval, timer: timer, work: work)
+    }
+
+    private func schedule(
+        at deadline: Clock.Instant, repeating interval: Duration?, timer: MainQueue.Timer?,
+        work: @escaping @MainActor @Sendable () -> Void
+    ) {
+        pending.withLock { pending in
+            pending.items.append(
+                Item(order: pending.nextOrder, deadline: deadline, repeating: interval, timer: timer, work: work))
+            pending.nextOrder += 1
+        }
+        // Started where the test clock is injected, so the clock counts the new task and
+        // an `advance` waits until it is asleep.
+        let clock = testClock.clock
+        let sleeper = withInjected(clock) {
+            Task { [self] in
+                do {
+                    try await clock.sleep(until: deadline)
+                } catch {
+                    return  // the timer was invalidated
+                }
+                await testClock.counting { await runDue() }
+            }
+        }
+        timer?.onInvalidate { sleeper.cancel() }
+    }
+
+    /// Runs, on the main actor, every item due by now, earliest deadline first, then in the
+    /// order scheduled; a repeating timer's next firing is scheduled as it fires.
+    private func runDue() async {
+        await MainActor.run {
+            while let item = takeNextDue() {
+                testClock.counting { item.work() }
+                if let interval = item.repeating, let timer = item.timer, timer.isValid {
+                    schedule(
+                        at: item.deadline.advanced(by: interval), repeating: interval, timer: timer, work: item.work)
+                }
+            }
+        }
+    }
+
+    private func takeNextDue() -> Item? {
+        let now = testClock.instant
+        return pending.withLock { pending in
+            pending.items.removeAll { $0.timer?.isValid == false }
+            let due = pending.items.indices.filter { pending.items[$0].deadline <= now }
+            guard
+                let first = due.min(by: {
+                    (pending.items[$0].deadline, pending.items[$0].order)
+                        < (pending.items[$1].deadline, pending.items[$1].order)
+                })
+            else { return nil }
+            return pending.items.remove(at: first)
+        }
+    }
+}

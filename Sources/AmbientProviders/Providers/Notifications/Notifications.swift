@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Foundation
+
+// Why: `NotificationCenter.default` is one center for the whole process, so one test's
+// observers see every parallel test's posts. A scope injects a fresh center of its own.
+
+/// The ambient notification center: use it where code used `NotificationCenter.default`.
+///
+/// ```swift
+/// extension Notification.Name { static let cartChanged = Notification.Name("cartChanged") }
+///
+/// func addToCart(_ item: String) {
+///     Notifications.current.post(name: .cartChanged, object: nil, userInfo: ["item": item])
+/// }
+///
+/// // A center of this scope's own: parallel tests never see each other's posts.
+/// await withInjected(Notifications.isolated()) { () async in
+///     let (posts, continuation) = AsyncStream.makeStream(of: String.self)
+///     let token = Notifications.current.addObserver(forName: .cartChanged) { note in
+///         continuation.yield(note.userInfo?["item"] as? String ?? "")
+///     }
+///     addToCart("tea")                       // observers run synchronously on post
+///     continuation.finish()
+///     Notifications.current.removeObserver(token)
+///     #expect(await posts.reduce(into: []) { $0.append($1) } == ["tea"])
+/// }
+/// ```
+///
+/// ``center`` is the `NotificationCenter` itself, for APIs that take one.
+public struct Notifications: AmbientValue, CustomStringConvertible {
+    /// The center, or `nil` for `NotificationCenter.default` (so a never-injected read
+    /// copies a null: no reference count).
+    @usableFromInline
+    let ownCenter: NotificationCenter?
+
+    /// Posts and observers go to `center`.
+    public init(center: NotificationCenter) {
+        ownCenter = center
+    }
+
+    @usableFromInline
+    init(live: Void) {
+        ownCenter = nil
+    }
+
+    /// The center posts and observers go to.
+    public var center: NotificationCenter {
+        ownCenter ?? .default
+    }
+
+    /// `NotificationCenter.default`.
+    public static let live = Notifications(live: ())
+
+    /// The live center, built in place (inlinable: no lazy global's check).
+    @inlinable
+    public static var defaultValue: Notifications {
+        Notifications(live: ())
+    }
+
+    /// A new, empty center of its own: nothing posted elsewhere reaches its observers, and
+    /// nothing posted to it reaches `NotificationCenter.default`'s. Make one per test.
+    public static func isolated() -> Notifications {
+        Notifications(center: NotificationCenter())
+    }
+
+    /// `center.post(name:object:userInfo:)`.
+    public func post(
+        name: Notification.Name, object: (any Sendable)? = nil, userInfo: [AnyHashable: any Sendable]? = nil
+    ) {
+        center.post(name: name, object: object, userInfo: userInfo)
+    }
+
+    /// `center.post(_:)`.
+    public func post(_ notification: Notification) {
+        center.post(notification)
+    }
+
+    /// `center.addObserver(forName:object:queue:using:)`: keep the token and pass it to
+    /// ``removeObserver(_:)``.
+    public func addObserver(
+        forName name: Notification.Name?, object: (any Sendable)? = nil, queue: OperationQueue? = nil,
+        using block: @escaping @Sendable (Notification) -> Void
+    ) -> any NSObjectProtocol {
+        center.addObserver(forName: name, object: object, queue: queue, using: block)
+    }
+
+    /// `center.removeObserver(_:)`.
+    public func removeObserver(_ observer: Any) {
+        center.removeObserver(observer)
+    }
+
+    /// `Notifications.live`, or which center this is.
+    public var description: String {
+        guard let ownCenter else { return "Notifications.live" }
+        return "Notifications(center: \(ObjectIdentifier(ownCenter)))"
+    }
+}

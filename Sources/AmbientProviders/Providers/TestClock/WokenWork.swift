@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Dispatch
+import Foundation
+
+// Why: advancing a test clock must not move time again before the work it woke has run.
+
+// How a TestClock knows that the work it woke has settled
+// =======================================================
+//
+// `advance` and `run` may move time again only once every task they woke has run until it
+// is suspended again (on this clock or on anything else) or has finished. Yielding a few
+// times and hoping is not enough: a woken task that parses a response for 10 ms, or that
+// shares two busy cores with a parallel test run, is still running after any number of
+// yields (see the issue that replaced that heuristic).
+//
+// So the clock counts the work it causes. The Swift runtime sends every job bound for the
+// global concurrent executor (a task resumed, a child task started, `Task { }`, an idle
+// default actor given work, `Task.yield()`) through `swift_task_enqueueGlobal`, which
+// calls `swift_task_enqueueGlobal_hook` when one is installed. Ambient installs one the
+// first time a `TestClock` is made (and puts back before every `advance`, `run` and settle
+// if another tool replaced it). For each job it asks one question: is this job this clock's
+// work? That is the case in exactly three places:
+//
+// 1. while a `TestClock` resumes a sleeper's continuation (the runtime enqueues the woken
+//    task from inside `resume()`),
+// 2. while a job that was itself counted runs (everything it starts or resumes: child
+//    tasks, `Task { }`, tasks it wakes, actors it hands work to, its own next slice), and
+// 3. while code runs inside a scope where the `TestClock`'s clock is injected
+//    (`withInjected(testClock.clock)`, a trait): the tasks the test starts there and what
+//    it resumes. So a consumer the test started before `advance` has reached its channel
+//    by the time time moves: `advance` settles first.
+//
+// Such a job is counted, then run on Dispatch's global queue by `swift_job_run` — what the
+// default executor does, so parallelism is kept — with this thread marked as working for
+// the same `WokenWork`, and uncounted when `swift_job_run` returns, that is, when that
+// slice of the task has suspended or finished. Every other job goes to the runtime's
+// own executor untouched: nothing changes for work the clock did not wake, and parallel
+// tests with clocks of their own count only their own work.
+//
+// Two refinements make the count exact. Since Swift 6.2, `Task.yield()` and similar
+// re-enqueues go to the *current* executor rather than through the hook, so counted jobs
+// run on a small counting `TaskExecutor` that sends such jobs back to be counted. And a
+// clock may resume a sleeper before that task has finished suspending (the continuation
+// is registered first); the task would then carry on in its old, uncounted slice. So a
+// sleep on the clock runs under `withTaskExecutorPreference(countingExecutor)`: the task
+// hops onto a counted job before it registers, and whoever resumes it, from any thread,
+// resumes it onto the counting executor.
+//
+// The count reaching zero is the moment everything the clock woke is suspended or done,
+// and that is when `settle()` resumes. A job counted before it runs, uncounted after, and
+// counted children counted *during* their parent's run, so the count can only reach
+// zero when nothing caused by the wake-up is runnable: no timing, no yields.
+//
+// The settle timeout guards against work that runs and never settles. A job counted but
+// not yet picked up by a thread has not started to run: in a large parallel test run on
+// two cores, each hop of the woken work can wait seconds behind other tests' jobs in
+// Dispatch's pool (main-queue tests under ThreadSanitizer do). So the
+// time during which this object's jobs are all queued and none is running is kept apart
+// ("starved"), and a waiter whose timer runs out waits that much longer, up to ten times its
+// timeout in all. Work spinning on a thread is running, and is still reported on time.
+//
+// What escapes (documented in TestClock and the time article): work that waits on
+// something outside the global executor and resumes from there is no longer counted once
+// it suspends: the main actor, a custom or task executor, a `DispatchQueue` or `Thread`
+// that resumes a continuation, and `Task.sleep` on a real clock. That work counts as
+// "suspended on something else", so the clock may move on while it runs.
+
+/// The work a ``TestClock`` woke, counted until all of it is suspended again.
+final class WokenWork: @unchecked Sendable {
+    // @unchecked: `state` is a `Locked`; `executor` is set once, in `init`.
+
+    // @unchecked: a `DispatchWorkItem` may be cancelled from any thread (Dispatch documents
+    // it thread-safe), but swift-corelibs-libdispatch does not mark it `Sendable`.
+    private struct Waiter: @unchecked Sendable {
+        let id: UInt64
+        let continuation: CheckedContinuation<Bool, Never>
+        var timer: DispatchWorkItem
+        /// The starved time when it started waiting, plus what its timeout was already
+        /// extended by.
+        var starvedCredited: Duration
+        /// How much longer than its timeout it may still be extended.
+        var extensionLeft: Duration
+    }
+
+    private struct State {
+        /// Jobs enqueued on this object's account and not yet finished running.
+        var running = 0
+        var waiters: [Waiter] = []
+        var nextID: UInt64 = 0
+        /// Of `running`: jobs enqueued that no thread has picked up yet, and jobs a thread
+        /// is running now.
+        var queued = 0
+        var executing = 0
+        /// Time during which this object's work had jobs queued and none running: it was
+        /// waiting for a thread of a saturated pool (a large parallel test run on few
+        /// cores), not running. Not counted against a waiter's timeout.
+        var starvedTotal = Duration.zero
+        var starvedSince: ContinuousClock.Instant?
+
+        var isStarved: Bool { queued > 0 && executing == 0 }
+
+        /// Starved time so far, the current stretch included.
+        func starved(at now: ContinuousClock.Instant) -> Duration {
+            starvedTotal + (starvedSince.map { now - $0 } ?? .zero)
+        }
+
+        /// Runs `change` and keeps the starved time up to date across it.
+        mutating func update(_ change: (inout State) -> Void) {
+            let wasStarved = isStarved
+            change(&self)
+            guard wasStarved != isStarved else { return }
+            let now = ContinuousClock.now
+            if let since = starvedSince {
+                starvedTotal += now - since
+                starvedSince = nil
+            } else {
+                starvedSince = now
+            }
+        }
+    }
+
+    private let state = Locked(State())
+    /// The task executor counted jobs run on (a `CountingExecutor` where the platform has
+    /// task executors): since Swift 6.2, `Task.yield()` and other re-enqueues go to the
+    /// *current* executor, and the default one would skip the hook.
+    private var executor: AnyObject?
+
+    init() {
+        Self.ensureHook()
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            executor = CountingExecutor(work: self)
+        }
+    }
+
+    /// Jobs caused by this object's wake-ups that are queued or running now.
+    var runningJobs: Int {
+        state.withLock { $0.running }
+    }
+
+    /// Runs `body` (which resumes a continuation) with this thread working for `self`, so
+    /// the task it resumes is counted.
+    func causing<R>(_ body: () throws -> R) rethrows -> R {
+        let previous = Self.current
+        Self.current = Unmanaged.passUnretained(self)
+        defer { Self.current = previous }
+        return try body()
+    }
+
+    /// Runs `body` (a sleep on the clock) with this object's executor as the task's
+    /// executor preference: the task hops onto a counted job first, and whoever resumes
+    /// it, from whatever thread, enqueues it on that executor, so its slice after the
+    /// wake-up is counted until it suspends again. (Tagging the resuming thread alone
+    /// would miss the race in which the resume lands before the sleeper has finished
+    /// suspending, and the sleeper carries on in an uncounted slice.)
+    func counting<R>(_ body: () async throws -> R) async rethrows -> R {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            let executor = executor as? CountingExecutor
+        {
+            return try await withTaskExecutorPreference(executor) { try await body() }
+        }
+        return try await body()
+    }
+
+    /// Counts `body` as one running job until it returns: work handed to an executor the
+    /// hook cannot see (the main actor, a queue) holds `settle` until it is back.
+    func holding<R>(_ body: () async throws -> R) async rethrows -> R {
+        state.withLock { $0.running += 1 }
+        defer { finishedOne() }
+        return try await body()
+    }
+
+    /// Suspends until no job caused by this object's wake-ups is queued or running, or
+    /// until `timeout` of real time has passed. Returns `false` on time-out.
+    ///
+    /// Time during which the work only waits for a thread (jobs queued, none running: a
+    /// saturated pool, as in a large parallel test run on two cores) is not counted, up to
+    /// ten times `timeout` in all: the guard is for work that runs and never settles, and
+    /// a job no thread has picked up has not started to.
+    func settle(timeout: Duration) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            // If this task is itself counted, `running` counts it until it suspends, right
+            // after this closure: its own end of slice can then be the one that settles.
+            let registered = state.withLock { state -> DispatchWorkItem? in
+                if state.running == 0 { return nil }
+                state.nextID += 1
+                let id = state.nextID
+                let timer = DispatchWorkItem { [weak self] in self?.expire(id) }
+                state.waiters.append(
+                    Waiter(
+                        id: id, continuation: continuation, timer: timer,
+                        starvedCredited: state.starved(at: .now), extensionLeft: timeout * 10))
+                return timer
+            }
+            guard let registered else { return continuation.resume(returning: true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: registered)
+        }
+    }
+
+    /// Waiter `id`'s timer ran out: if its work spent part of that time waiting for a
+    /// thread, it waits that much longer (within its extension); otherwise it gives up, if
+    /// it is still waiting.
+    private func expire(_ id: UInt64) {
+        enum Outcome {
+            case gone
+            case extended(DispatchWorkItem, Duration)
+            case expired(Waiter)
+        }
+        let outcome = state.withLock { state -> Outcome in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return .gone }
+            let starved = state.starved(at: .now)
+            let owed = min(starved - state.waiters[index].starvedCredited, state.waiters[index].extensionLeft)
+            guard owed < .milliseconds(1) else {
+                let timer = DispatchWorkItem { [weak self] in self?.expire(id) }
+                state.waiters[index].timer = timer
+                state.waiters[index].starvedCredited = starved
+                state.waiters[index].extensionLeft -= owed
+                return .extended(timer, owed)
+            }
+            return .expired(state.waiters.remove(at: index))
+        }
+        switch outcome {
+        case .gone:
+            break
+        case .extended(let timer, let delay):
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval, execute: timer)
+        case .expired(let waiter):
+            waiter.continuation.resume(returning: false)
+        }
+    }
+
+    /// Counts `job` and runs it on Dispatch's global queue, on this object's account.
+    func enqueue(_ job: UnownedJob) {
+        state.withLock { state in
+            state.update {
+                $0.running += 1
+                $0.queued += 1
+            }
+        }
+        DispatchQueue.global().async {
+            self.state.withLock { state in
+                state.update {
+                    $0.queued -= 1
+                    $0.executing += 1
+                }
+            }
+            let previous = Self.current
+            Self.current = Unmanaged.passUnretained(self)
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+                let executor = self.executor as? CountingExecutor
+            {
+                job.runSynchronously(on: executor.asUnownedTaskExecutor())
+            } else {
+                _ambientRunJob(job, Self.genericExecutor)
+            }
+            Self.current = previous
+            self.finishedOne(executing: true)
+        }
+    }
+
+    /// One counted job has suspended or finished: wake the waiters if it was the last.
+    private func finishedOne(executing: Bool = false) {
+        let settled = state.withLock { state -> [Waiter] in
+            state.update {
+                $0.running -= 1
+                if executing { $0.executing -= 1 }
+            }
+            guard state.running == 0 else { return [] }
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in settled {
+            waiter.timer.cancel()
+            waiter.continuation.resume(returning: true)
+        }
+    }
+
+    // MARK: - The runtime seam
+
+    /// The runtime's own enqueue, handed to the hook.
+    private typealias Original = @convention(thin) (UnownedJob) -> Void
+    /// `swift_task_enqueueGlobal_hook`'s type.
+    private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+    /// The generic executor (no isolation): what the global executor runs jobs on. An
+    /// `UnownedSerialExecutor` is two words; the generic one is both zero.
+    private static let genericExecutor = unsafeBitCast((UInt(0), UInt(0)), to: UnownedSerialExecutor.self)
+
+    /// The runtime's hook slot, where the runtime has one. `nonisolated(unsafe)`: the
+    /// pointer never changes, and the slot it points to is only read and written through
+    /// the shims' atomics.
+    private nonisolated(unsafe) static let slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>? = dlsym(
+        dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook"
+    ).map { $0.assumingMemoryBound(to: UnsafeMutableRawPointer?.self) }
+
+    /// Ambient's hook: counted jobs to their `WokenWork`, every other job to the hook it
+    /// replaced (another tool's), or to the runtime.
+    private static let hook: Hook = { job, original in
+        if let work = WokenWork.current {
+            work.takeUnretainedValue().enqueue(job)
+        } else if let work = InjectionContext.current[Clock.self]?.wokenWork {
+            // Enqueued by code running where a TestClock is injected (a task the test
+            // starts, what it resumes): that clock's work too.
+            work.enqueue(job)
+        } else if let previous = EnqueueHookSlot.previous {
+            unsafeBitCast(previous, to: Hook.self)(job, original)
+        } else {
+            original(job)
+        }
+    }
+
+    /// `hook`'s address, as the slot holds it (immutable: `nonisolated(unsafe)` is safe).
+    private nonisolated(unsafe) static let hookAddress = unsafeBitCast(hook, to: UnsafeMutableRawPointer.self)
+
+    /// Puts Ambient's hook in the runtime's slot unless it is there: the first time a
+    /// `TestClock` is made, and before every `advance`, `run` and settle, because another
+    /// tool may have replaced it since (`withMainSerialExecutor` saves whether *a* hook is
+    /// installed, installs its own and, when its block ends, installs its own again or
+    /// none). The hook found there, if any, keeps every job Ambient does not count. `false`
+    /// where the runtime has no hook.
+    @discardableResult
+    static func ensureHook() -> Bool {
+        guard let slot else { return false }
+        while true {
+            let installed = EnqueueHookSlot.load(slot)
+            if installed == hookAddress { return true }
+            // Publish what this hook will hand uncounted jobs to before installing it.
+            EnqueueHookSlot.setPrevious(installed)
+            if EnqueueHookSlot.replace(slot, expected: installed, with: hookAddress) { return true }
+        }
+    }
+
+    /// Whether the hook is in place (it is not where the runtime has no such hook):
+    /// puts it back first if another tool replaced it.
+    static var isAvailable: Bool {
+        ensureHook()
+    }
+
+    // MARK: - Which WokenWork this thread is doing work for
+
+    private static func makeKey() -> pthread_key_t {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "TestClock: pthread_key_create failed (\(status))")
+        return key
+    }
+
+    private static let currentKey = makeKey()
+
+    /// The `WokenWork` the running thread does work for, unretained: the dispatched block
+    /// (or `causing`'s caller) keeps it alive while it is set.
+    private static var current: Unmanaged<WokenWork>? {
+        get { pthread_getspecific(currentKey).map { Unmanaged.fromOpaque($0) } }
+        set { pthread_setspecific(currentKey, newValue?.toOpaque()) }
+    }
+}
+
+/// `swift_job_run`: runs one job until it suspends or finishes, as the global executor
+/// does. Exported by the concurrency runtime since Swift 5.5 (and declared the same way,
+/// as a free function, by the standard library itself).
+@_silgen_name("swift_job_run")
+private func _ambientRunJob(_ job: UnownedJob, _ executor: UnownedSerialExecutor)
+
+/// The task executor a counted job runs on: whatever the job enqueues on "the current
+/// executor" (`Task.yield()` since Swift 6.2) comes back here and is counted too. It is
+/// never a task's *preference*, so nothing outside the counted jobs is sent to it.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private final class CountingExecutor: TaskExecutor {
+    /// Weak: a job may be enqueued after its `TestClock` is gone; it then runs as usual.
+    private weak let work: WokenWork?
+
+    init(work: WokenWork) {
+        self.work = work
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        if let work {
+            work.enqueue(UnownedJob(job))
+        } else {
+            globalConcurrentExecutor.enqueue(job)
+        }
+    }
+}
