@@ -19,6 +19,7 @@ import _AmbientShims
 
 /// What AmbientProviders registers: the logger's type and swift-log's bridge logger, whose
 /// handler sends each entry to the current Ambient logger.
+@usableFromInline
 package final class SwiftLogChannelRegistration: Sendable {
     /// The type whose scopes bind the bridge.
     package let type: ObjectIdentifier

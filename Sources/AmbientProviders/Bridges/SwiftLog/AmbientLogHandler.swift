@@ -69,7 +69,7 @@ public struct AmbientLogHandler: LogHandler, CustomStringConvertible {
     public func log(event: LogEvent) {
         let target: Logger
         switch LogLoopGuard.current {
-        case 0: target = Logger._current(capturedIn: nil)  // Ambient's own: not the SwiftLogChannel read
+        case 0: target = SwiftLogBridge.injected(Logger.self)  // Ambient's own: not the SwiftLogChannel read
         case SwiftLogSink.undelivered: target = Logger.live
         default: return  // delivered
         }

@@ -78,7 +78,7 @@ extension Logger {
 
     /// ``bridging(to:)`` over `injected`, the logger a context holds (`nil`: none), for a
     /// context that is not current (`RequestContextRecipe`: no scope to enter for the read).
-    static func bridging(to logger: Logging.Logger, over injected: Logger?) -> Logger {
+    package static func bridging(to logger: Logging.Logger, over injected: Logger?) -> Logger {
         guard let injected else {
             return Logger(swiftLog: logger)
         }

@@ -36,6 +36,13 @@ enum SwiftLogBridge {
 
     /// Registers `Logger` and the bridge with the core, once: every `Logger` initialiser
     /// reads this before the value exists.
+    /// `V`'s injected value: `AmbientValue.current` itself, which the concrete
+    /// `Logger.current` below shadows (a generic context sees only the protocol's).
+    @inline(__always)
+    static func injected<V: AmbientValue>(_: V.Type) -> V {
+        V.current
+    }
+
     static let registered: Void = SwiftLogChannel.register(
         SwiftLogChannelRegistration(
             type: Logger.self, bridge: Logging.Logger(label: label) { AmbientLogHandler(label: $0) }))
@@ -57,7 +64,7 @@ extension Logger {
     /// }
     /// ```
     public static var current: Logger {
-        let injected = _current(capturedIn: nil)
+        let injected = SwiftLogBridge.injected(Logger.self)
         let swiftLog = Logging.Logger.current
         // Unbound (swift-log's default has an empty label), or bound by an Ambient scope.
         if swiftLog.label.isEmpty || swiftLog.label == SwiftLogBridge.label { return injected }
