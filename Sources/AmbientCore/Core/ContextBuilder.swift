@@ -5,16 +5,19 @@
 
 /// Stores values, each of a different type, into one new storage: at most `capacity` of
 /// them, of the types whose room ``InjectionContext/building(room:_:)`` reserved.
+@usableFromInline
 package struct ContextBuilder: ~Copyable {
     @usableFromInline let writer: UnsafeMutablePointer<ContextWriter>
     @usableFromInline let capacity: Int
 
-    fileprivate init(writer: UnsafeMutablePointer<ContextWriter>, capacity: Int) {
+    @usableFromInline
+    init(writer: UnsafeMutablePointer<ContextWriter>, capacity: Int) {
         self.writer = writer
         self.capacity = capacity
     }
 
     /// How many values were stored.
+    @inlinable
     package var stored: Int { writer.pointee.stored }
 
     /// Stores `value` (moved in); a later value of the same type would be found first.
@@ -30,6 +33,7 @@ package struct ContextBuilder: ~Copyable {
 
 extension InjectionContext {
     /// The room ``building(room:_:)`` needs for one value of each of `types`.
+    @inlinable
     package static func room(for types: some Sequence<any Injectable.Type>) -> (values: Int, bytes: Int) {
         func bytes<V: Injectable>(_: V.Type) -> Int { ContextStorage.reservation(for: V.self) }
         return types.reduce((0, 0)) { ($0.values + 1, $0.bytes + bytes($1)) }
@@ -37,6 +41,7 @@ extension InjectionContext {
 
     /// A context holding what `build` stores, within `room` (from ``room(for:)``): one
     /// allocation, none when it stores nothing.
+    @inlinable
     package static func building(
         _: Void = (), room: (values: Int, bytes: Int), _ build: (inout ContextBuilder) -> Void
     )

@@ -19,7 +19,21 @@ import _AmbientShims
 ///
 /// Values are `Sendable` because a scope's values reach its child tasks and, carried, other
 /// threads; a main-actor-isolated class is `Sendable` as it is.
-public protocol Injectable: Sendable {}
+public protocol Injectable: Sendable {
+    #if SwiftLog
+    /// Whether a scope that injects this type binds swift-log's task-local logger too: the
+    /// SwiftLog trait's channel (`SwiftLogChannel.swift`). `true` for AmbientProviders'
+    /// `Logger` alone; a constant the specialised `withInjected` folds away.
+    @_documentation(visibility: internal) static var _bindsSwiftLogChannel: Bool { get }
+    #endif
+}
+
+#if SwiftLog
+extension Injectable {
+    /// Not the logger: a scope of this type binds nothing more.
+    @_documentation(visibility: internal) @inlinable public static var _bindsSwiftLogChannel: Bool { false }
+}
+#endif
 
 // The read path both protocols share
 // ==================================

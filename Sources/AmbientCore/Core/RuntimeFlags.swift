@@ -44,13 +44,13 @@ enum RuntimeFlags {
 
     /// Whether reads go through `TaskLocal.get()` because the borrowed read failed its
     /// self-check (for tests and diagnostics).
-    package static var readsThroughTaskLocalGet: Bool {
+    static var readsThroughTaskLocalGet: Bool {
         _ambient_flags_load() & publicRead != 0
     }
 
     /// Makes every read from now on take the fallback path, as a failed self-check would
     /// (tests run it in a child process: it cannot be undone).
-    package static func useTaskLocalGetForEveryRead() {
+    static func useTaskLocalGetForEveryRead() {
         _ambient_binding_key_store(Binding.key)
         _ambient_flags_clear(bound)
         _ambient_flags_set(publicRead)

@@ -9,13 +9,14 @@ import _AmbientShims
 // the bridge are registered here by AmbientProviders.
 
 // The core's half of the one logging channel (the whole story is in AmbientProviders'
-// `SwiftLogBridge.swift`). A scope that injects the logger type registered here (`binds`),
+// `SwiftLogBridge.swift`). A scope that injects the logger (`binds`: the type answers
+// `Injectable._bindsSwiftLogChannel`),
 // or a captured context that holds one which is not the current one (`mustBind`), also
 // binds swift-log's task-local logger to the registered bridge (`withBridge`).
 //
 // The registration is published once, before the first value of the logger type exists
 // (its initialiser registers), so a scope or a context that holds a logger always finds it;
-// where none was ever made, each check is one load of a null pointer.
+// where none was ever made, `mustBind` is one load of a null pointer.
 
 /// What AmbientProviders registers: the logger's type and swift-log's bridge logger, whose
 /// handler sends each entry to the current Ambient logger.
@@ -58,42 +59,34 @@ package enum SwiftLogChannel {
         return Binding.currentStorage()?._withUnsafeGuaranteedRef { $0.address(ofKey: channel.type) } != logger
     }
 
-    /// Whether a scope of this type binds the bridge: it is the registered logger type.
+    /// Whether a scope of this type binds the bridge: it is the logger. A constant per type
+    /// (`Injectable._bindsSwiftLogChannel`), folded where the call is specialised, so a scope
+    /// of other types pays nothing. (One form per arity of the ladder: the pack form is not
+    /// folded in an async caller.)
     @inlinable
     static func binds<V: Injectable>(_: V.Type) -> Bool {
-        guard let raw = _ambient_log_channel_load() else { return false }
-        return isChannel(ObjectIdentifier(V.self), raw)
+        V._bindsSwiftLogChannel
     }
 
     /// Whether a scope of these types binds the bridge.
     @inlinable
     static func binds<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) -> Bool {
-        guard let raw = _ambient_log_channel_load() else { return false }
-        return isChannel(ObjectIdentifier(A.self), raw) || isChannel(ObjectIdentifier(B.self), raw)
+        A._bindsSwiftLogChannel || B._bindsSwiftLogChannel
     }
 
     /// Whether a scope of these types binds the bridge.
     @inlinable
     static func binds<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) -> Bool {
-        guard let raw = _ambient_log_channel_load() else { return false }
-        return isChannel(ObjectIdentifier(A.self), raw) || isChannel(ObjectIdentifier(B.self), raw)
-            || isChannel(ObjectIdentifier(C.self), raw)
+        A._bindsSwiftLogChannel || B._bindsSwiftLogChannel || C._bindsSwiftLogChannel
     }
 
     /// Whether a scope of these types binds the bridge.
     @inlinable
     static func binds<each V: Injectable>(_ types: repeat (each V).Type) -> Bool {
-        guard let raw = _ambient_log_channel_load() else { return false }
         for type in repeat each types {
-            if isChannel(ObjectIdentifier(type), raw) { return true }
+            if type._bindsSwiftLogChannel { return true }
         }
         return false
-    }
-
-    /// Whether `type` is the one `raw` (a registration) names.
-    @usableFromInline
-    static func isChannel(_ type: ObjectIdentifier, _ raw: UnsafeMutableRawPointer) -> Bool {
-        Unmanaged<SwiftLogChannelRegistration>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.type == type }
     }
 
     /// Runs `body` with swift-log's task-local logger bound to the bridge.

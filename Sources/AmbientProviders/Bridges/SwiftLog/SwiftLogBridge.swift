@@ -49,6 +49,9 @@ enum SwiftLogBridge {
 }
 
 extension Logger {
+    /// A scope that injects a logger binds swift-log's task-local logger to the bridge too.
+    @_documentation(visibility: internal) @inlinable public static var _bindsSwiftLogChannel: Bool { true }
+
     /// The logger for the code running now: the one injected by the innermost scope — or,
     /// where swift-log's `withLogger` bound a logger inside that scope, that logger, with the
     /// injected one still receiving every entry (``bridging(to:)``).
