@@ -310,7 +310,7 @@ extension InjectionContext {
     /// Wraps main-actor `body` so that, when it is called — on the main actor — it runs inside
     /// this context. For the closures an app hands to the main queue, a `Timer` or
     /// `NotificationCenter`, written as they are: calling main-actor methods and mutating
-    /// main-actor state, which ``bind(_:)-990kq``'s `@Sendable` closures cannot.
+    /// main-actor state, which ``bind(_:)-b82v``'s `@Sendable` closures cannot.
     ///
     /// ```swift
     /// @MainActor func refresh() {
@@ -331,7 +331,7 @@ extension InjectionContext {
     /// off the main actor (a notification posted on a background thread to an observer with
     /// `queue: nil`, say) it stops the process with a message naming this method, exactly as
     /// `MainActor.assumeIsolated` does. For closures that may run anywhere use
-    /// ``bind(_:)-990kq``; inside a block that already runs on the main actor,
+    /// ``bind(_:)-b82v``; inside a block that already runs on the main actor,
     /// `context.run { … }` does the same for a closure that does not escape.
     @inlinable
     public func bindMainActor<each Argument, R>(
