@@ -138,6 +138,11 @@ let package = Package(
             name: "AmbientTests",
             dependencies: ["Ambient"]
         ),
+        // AmbientCore alone, as a library that makes its own types ambient uses it.
+        .testTarget(
+            name: "AmbientCoreTests",
+            dependencies: ["AmbientCore"]
+        ),
         .testTarget(
             name: "AmbientTestingTests",
             dependencies: [
