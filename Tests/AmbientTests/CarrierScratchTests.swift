@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import Ambient
 import Testing
 
-import Ambient
 @testable import AmbientCarrying
 @testable import AmbientCore
 @testable import AmbientProviders

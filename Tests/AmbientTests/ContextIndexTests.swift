@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import Ambient
 import Foundation
 import Testing
 
-import Ambient
 @testable import AmbientCarrying
 @testable import AmbientCore
 @testable import AmbientProviders

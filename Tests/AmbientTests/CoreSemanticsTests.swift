@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import Ambient
 import Dispatch
 import Foundation
 import Testing
 
-import Ambient
 @testable import AmbientCarrying
 @testable import AmbientCore
 @testable import AmbientProviders
