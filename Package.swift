@@ -197,3 +197,37 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Each page's ```swift blocks, extracted by scripts/doc-blocks into a test target of the
+// page's own (its declarations meet no other page's), compiled as written and run where the
+// page shows their output.
+let documentPages = [
+    "Readme", "Ambient", "CarryingContextAcrossThreads", "GettingStarted", "MigratingFromASwizzledSingleton",
+    "Performance", "ReplacingSystemSingletons", "TestingTimeDependentCode", "TestingWithAmbient",
+    "WritingYourOwnAmbientValue",
+]
+// The blocks a page marks `<!-- doc-blocks: main actor -->`, in a target isolated to the main
+// actor by default, with the upcoming features an Xcode 26 app target turns on.
+let mainActorDocumentPages = ["GettingStarted"]
+package.targets += [
+    .target(name: "DocumentationSupport", path: "Tests/DocumentationSupport")
+]
+package.targets += documentPages.map { page in
+    .testTarget(
+        name: "Documents\(page)",
+        dependencies: ["Ambient", "AmbientTesting", "DocumentationSupport"],
+        path: "Tests/Documents/\(page)"
+    )
+}
+package.targets += mainActorDocumentPages.map { page in
+    .testTarget(
+        name: "Documents\(page)MainActor",
+        dependencies: ["Ambient", "AmbientTesting"],
+        path: "Tests/Documents/\(page)MainActor",
+        swiftSettings: [
+            .unsafeFlags(["-default-isolation", "MainActor"]),
+            .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+            .enableUpcomingFeature("InferIsolatedConformances"),
+        ]
+    )
+}

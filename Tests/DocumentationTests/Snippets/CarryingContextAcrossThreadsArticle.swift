@@ -5,8 +5,8 @@ import Dispatch
 import Foundation
 import Testing
 
-// The ```swift blocks of Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md,
-// compiled and run. Each region from `// doc: name` to `// doc-end` is one block, verbatim.
+// Behaviour tests around blocks of Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md (Tests/Documents/ compiles
+// every block as written). Each region from `// doc: name` to `// doc-end` is one block, verbatim.
 // Declarations sit inside article-specific types so their names stay unique in the module.
 
 extension Notification.Name {
@@ -54,7 +54,6 @@ struct CarryingArticleTests {
         DispatchQueue.global().async { completion("hello", nil) }
     }
 
-    // doc: run-later-apis
     func scheduleLegacyWork(on operations: OperationQueue, center: NotificationCenter) {
         let context = InjectionContext.current
         operations.addOperation(context.bind { syncSettings() })  // OperationQueue
@@ -70,7 +69,6 @@ struct CarryingArticleTests {
             timeInterval: 0.05, repeats: false, block: InjectionContext.current.bind { _ in syncSettings() })
         RunLoop.current.add(timer, forMode: .common)  // fires only while this thread's run loop runs
     }
-    // doc-end
 
     func syncSettings() { legacyWorker() }
 
@@ -169,12 +167,10 @@ struct CarryingArticleTests {
 
     @Test func aDetachedTask() async {
         let refresh = withInjected(Clock.fixed(injected)) {
-            // doc: detached
             let context = InjectionContext.current
             let refresh = Task.detached(priority: .background) {
                 await context.run { await legacyRefresh() }
             }
-            // doc-end
             return refresh
         }
         await refresh.value
@@ -185,13 +181,11 @@ struct CarryingArticleTests {
         let log = Logger.capturing()
         await withInjected(log, Clock.fixed(injected)) {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                // doc: completion
                 fetchGreeting(
                     completion: InjectionContext.current.bind { (greeting: String?, error: (any Error)?) in
                         Logger.current.info("fetched \(greeting ?? "nothing")")  // the caller's logger
                         done.resume()
                     })
-                // doc-end
             }
         }
         #expect(log.captured.map(\.message) == ["fetched hello"])
@@ -271,7 +265,7 @@ struct CarryingArticleTests {
 }
 
 // doc: captured
-final class SyncManager {
+final class SyncManager: @unchecked Sendable {  // its wrappers are set once, when it is made
     @Captured var clock: Clock
     @Captured var log: Logger
 
@@ -283,8 +277,6 @@ final class SyncManager {
     }
 }
 // doc-end
-
-extension SyncManager: @unchecked Sendable {}  // the wrappers are written only by init
 
 @Suite("Carrying: objects that outlive their scope")
 struct CapturedArticleTests {
@@ -324,8 +316,8 @@ struct CapturedArticleTests {
         let seen = InjectionContext.current.injecting(contentsOf: received).run {
             (Clock.current.now, Note.current.text)
         }
+        #expect(seen == (noon, "from the test"))
         // doc-end
         #expect(fields == ["ambient-clock": "fixed:43200.0", "ambient-note": "from%20the%20test"])
-        #expect(seen == (noon, "from the test"))
     }
 }

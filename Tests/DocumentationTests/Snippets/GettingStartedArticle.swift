@@ -6,10 +6,9 @@ import Foundation
 import Testing
 import XCTest
 
-// The ```swift blocks of Sources/Ambient/Ambient.docc/GettingStarted.md, compiled and run.
-// Each region from `// doc: name` to `// doc-end` is one block of the article, verbatim.
+// Behaviour tests around blocks of Sources/Ambient/Ambient.docc/GettingStarted.md (Tests/Documents/ compiles
+// every block as written). Each region from `// doc: name` to `// doc-end` is one block, verbatim.
 
-// doc: trial-days-left
 func trialDaysLeft() -> Int {
     // was: UserDefaults.standard.object(forKey: "trialStart") as? Date
     guard let start = Defaults.current.object(forKey: "trialStart") as? Date else { return 30 }
@@ -21,11 +20,9 @@ func trialDaysLeft() -> Int {
     }
     return max(0, 30 - daysUsed)
 }
-// doc-end
 
 @Suite("Getting Started article")
 struct GettingStartedArticleTests {
-    // doc: first-test
     @Test func theTrialEndsAfterThirtyDays() {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
         let log = Logger.capturing()
@@ -38,7 +35,6 @@ struct GettingStartedArticleTests {
         }
         #expect(log.captured.map(\.message) == ["trial expired"])
     }
-    // doc-end
 
     @Test func scopesNest() {
         let start = Date(timeIntervalSince1970: 1_700_000_000)
@@ -66,7 +62,6 @@ struct GettingStartedArticleTests {
     // doc-end
 }
 
-// doc: traits
 @Suite(.injecting(Defaults.inMemory()), .strict(allowing: [Logger.self]))
 struct TrialTests {
     @Test(.injecting(Clock.fixed(Date(timeIntervalSince1970: 0))))
@@ -74,9 +69,7 @@ struct TrialTests {
         #expect(trialDaysLeft() == 30)
     }
 }
-// doc-end
 
-// doc: xctest
 final class TrialTestCase: InjectingTestCase {
     override var injections: InjectionContext {
         InjectionContext().injecting(Defaults.inMemory(), Clock.fixed(Date(timeIntervalSince1970: 0)))
@@ -87,4 +80,3 @@ final class TrialTestCase: InjectingTestCase {
         XCTAssertEqual(trialDaysLeft(), 30)
     }
 }
-// doc-end

@@ -5,8 +5,8 @@ import Dispatch
 import Foundation
 import Testing
 
-// The ```swift blocks of Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md,
-// compiled and run. Each region from `// doc: name` to `// doc-end` is one block, verbatim.
+// Behaviour tests around blocks of Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md (Tests/Documents/ compiles
+// every block as written). Each region from `// doc: name` to `// doc-end` is one block, verbatim.
 // Declarations sit inside article-specific types so their names stay unique in the module.
 
 @Suite("Migrating article: the widget")
@@ -37,7 +37,6 @@ struct MigratingWidgetArticleTests {
         #expect(second.snapshot == ["cached": 2])  // the computed one into the fake in effect
     }
 
-    // doc: widget
     func makeWidget() -> String {
         (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget"
     }
@@ -47,7 +46,6 @@ struct MigratingWidgetArticleTests {
             #expect(makeWidget().hasPrefix("Red"))
         }
     }
-    // doc-end
 }
 
 /// The legacy code, untouched: compiled, never run (it would write to the real defaults).

@@ -4,8 +4,8 @@ import Ambient
 import Foundation
 import Testing
 
-// The ```swift blocks of Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md, compiled
-// and run. Each region from `// doc: name` to `// doc-end` is one block of the article, verbatim.
+// Behaviour tests around blocks of Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md (Tests/Documents/ compiles
+// every block as written). Each region from `// doc: name` to `// doc-end` is one block, verbatim.
 // Declarations sit inside article-specific types so their names stay unique in the module.
 
 @Suite("Testing Time-Dependent Code article")
@@ -17,7 +17,6 @@ struct TimeArticleTests {
 
     struct Timeout: Error {}
 
-    // doc: reading
     func isOverdue(_ reminder: Reminder) -> Bool {
         reminder.due < Clock.current.now  // was: Date()
     }
@@ -32,7 +31,6 @@ struct TimeArticleTests {
         work()
         return start.duration(to: Clock.current.instant)
     }
-    // doc-end
 
     func greeting() -> String {
         var calendar = Calendar(identifier: .gregorian)
@@ -217,10 +215,8 @@ struct TimeArticleTests {
     }
 
     @Test func wrappingASwiftClock() {
-        // doc: wrap
         let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
         let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
-        // doc-end
         #expect(continuous.now.timeIntervalSinceNow < 1)
         #expect(suspending.now >= Date(timeIntervalSince1970: 0))
     }

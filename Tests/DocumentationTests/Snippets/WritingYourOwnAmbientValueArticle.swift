@@ -5,8 +5,8 @@ import AmbientTesting
 import Foundation
 import Testing
 
-// The ```swift blocks of Sources/Ambient/Ambient.docc/WritingYourOwnAmbientValue.md,
-// compiled and run. Each region from `// doc: name` to `// doc-end` is one block, verbatim.
+// Behaviour tests around blocks of Sources/Ambient/Ambient.docc/WritingYourOwnAmbientValue.md (Tests/Documents/ compiles
+// every block as written). Each region from `// doc: name` to `// doc-end` is one block, verbatim.
 // Declarations sit inside an article-specific namespace so their names stay unique.
 
 enum OwnValueArticle {
@@ -16,22 +16,18 @@ enum OwnValueArticle {
         func send(_ event: String, _ properties: [String: String]) {}
     }
 
-    // doc: analytics
     struct Analytics: AmbientValue {
         var track: @Sendable (_ event: String, _ properties: [String: String]) -> Void
 
         static let live = Analytics { event, properties in AnalyticsClient.shared.send(event, properties) }
         static var defaultValue: Analytics { live }
     }
-    // doc-end
 
     @Suite("Writing Your Own Ambient Value article")
     struct Tests {
-        // doc: call-site
         func checkout(items: [String]) {
             Analytics.current.track("checkout", ["items": "\(items.count)"])  // was: AnalyticsClient.shared.send
         }
-        // doc-end
 
         // doc: analytics-test
         @Test func checkoutIsTracked() {
@@ -84,9 +80,7 @@ enum OwnValueArticle {
         var percentage: @Sendable (_ code: String) -> Int
 
         static var defaultValue: Discounts { Discounts { _ in 50 } }
-        // doc: test-value
         static var testValue: Discounts? { Discounts { _ in 0 } }  // strict mode: no discount, and a report
-        // doc-end
     }
 
     // doc: allows-live
@@ -149,4 +143,13 @@ enum OwnValueArticle {
         static var defaultValue: SharedDefaults { live }
     }
     // doc-end
+}
+
+/// A lock-protected list, for fakes that record from any task or thread.
+final class Recorded<Element: Sendable>: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var elements: [Element] = []  // only touched with `lock` held
+
+    func append(_ element: Element) { lock.withLock { elements.append(element) } }
+    var all: [Element] { lock.withLock { elements } }
 }
