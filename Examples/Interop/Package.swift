@@ -3,8 +3,8 @@
 // Ambient beside the libraries whose names it meets: swift-log's `Logger`, swift-clocks'
 // `TestClock` and swift-dependencies' `UUIDGenerator`; and Ambient's bridges to swift-log
 // and ServiceContext, with the traits on. Its own package, so these never reach Ambient's
-// users; `.ci/run` builds and runs it, and the README's "Names that meet other modules"
-// and "Integrations" blocks are compiled here (Tests/DocumentationTests checks they agree).
+// users; `.ci/run` builds and runs it. The Integrations article's blocks are compiled here
+// as the page writes them (Sources/Interop/Integrations.swift, extracted by scripts/doc-blocks).
 import PackageDescription
 
 let package = Package(

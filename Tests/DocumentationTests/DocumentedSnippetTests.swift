@@ -44,13 +44,12 @@ struct DocumentedSnippetTests {
         #expect(Self.snippetDirectories.contains { $0.path.hasSuffix("Examples/Server/Tests/TokenServiceTests") })
     }
 
-    /// The pages whose blocks need packages Ambient does not depend on (scripts/doc-blocks'
-    /// `ELSEWHERE`): each of their blocks appears verbatim in an example package, which CI
-    /// builds and tests. Every other page's blocks are extracted by scripts/doc-blocks into
-    /// Tests/Documents/ and compiled as written.
-    static let pagesCompiledInExamples = [
-        "Sources/Ambient/Ambient.docc/AmbientInAServer.md", "Sources/Ambient/Ambient.docc/Integrations.md",
-    ]
+    /// The page whose blocks are excerpts of the server examples (scripts/doc-blocks'
+    /// `ELSEWHERE`): each of its blocks appears verbatim in an example package, which CI
+    /// builds and tests in its framework. Every other page's blocks are extracted by
+    /// scripts/doc-blocks (into Tests/Documents/, or Examples/Interop for Integrations) and
+    /// compiled as written.
+    static let pagesCompiledInExamples = ["Sources/Ambient/Ambient.docc/AmbientInAServer.md"]
 
     @Test(
         "the blocks of the pages compiled in example packages are there, verbatim", arguments: pagesCompiledInExamples)
