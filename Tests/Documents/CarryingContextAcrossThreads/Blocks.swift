@@ -195,12 +195,18 @@ func loadInBackground(completion: @escaping @Sendable (String) -> Void) {
     }
 }
 
-// The blocks whose output the page shows, run.
-import Testing
+// The blocks whose output the page shows, run. Their `print` is this module's, which
+// records what the running test's blocks print (other tests print at the same time).
 import DocumentationSupport
+import Testing
+
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let text = items.map { "\($0)" }.joined(separator: separator) + terminator
+    if let capture = PrintCapture.current { capture.append(text) } else { Swift.print(text, terminator: "") }
+}
 
 @Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:264 prints what the page shows") func block264PrintsWhatThePageShows() async throws {
-    let printed = try await DocumentationSupport.standardOutput { try await block264() }
+    let printed = try await PrintCapture.output { try await block264() }
     #expect(printed == """
         InjectionContext(Defaults: Defaults.inMemory(2 keys), Clock: Clock.fixed(1970-01-01 00:00:00 +0000))
         InjectionContext {
