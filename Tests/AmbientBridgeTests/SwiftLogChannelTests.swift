@@ -24,6 +24,28 @@ struct SwiftLogChannelTests {
         #expect(capture.captured.map(\.message) == ["unqualified", "swift-log's", "Ambient's"])
     }
 
+    /// A Logger scope inside another binds swift-log's logger only once (the bridge's
+    /// handler reads Ambient's current logger at each entry): swift-log's entries still reach
+    /// the inner logger, and the outer one again after the inner scope.
+    @Test func aLoggerScopeInsideAnotherReachesTheInnerLogger() async {
+        let outer = Ambient.Logger.capturing()
+        let inner = Ambient.Logger.capturing()
+        withInjected(outer) {
+            withInjected(inner) { Logging.Logger.current.info("inner, sync") }
+            Logging.Logger.current.info("outer")
+        }
+        await withInjected(outer) {
+            await withInjected(inner) {
+                await Task.yield()
+                Logging.Logger.current.info("inner, async")
+            }
+        }
+        let context = withInjected(inner) { InjectionContext.current }
+        withInjected(outer) { context.run { Logging.Logger.current.info("inner, run") } }
+        #expect(inner.captured.map(\.message) == ["inner, sync", "inner, async", "inner, run"])
+        #expect(outer.captured.map(\.message) == ["outer"])
+    }
+
     @Test func childTasksAndAsyncScopesToo() async {
         let capture = Ambient.Logger.capturing()
         await withInjected(capture) {

@@ -33,6 +33,20 @@ let swiftLogChannelCases: [String: @Sendable (Int) -> Void] = [
             for _ in 0..<count { withInjected(clock) {} }
         }
     },
+    "swift-log channel: withInjected(Logger) inside a Logger scope (empty body)": { count in
+        let logger = Ambient.Logger.discarding
+        withInjected(Ambient.Logger.discarding) {
+            for _ in 0..<count { withInjected(logger) {} }
+        }
+    },
+    // The three values `Benchmarks/run`'s "scope: withInjected, 3 values" injects: with the
+    // trait on, its Logger binds swift-log's task-local too.
+    "swift-log channel: withInjected(Clock, Defaults, Logger) (empty body)": { count in
+        let clock = Clock.fixed(Date(timeIntervalSinceReferenceDate: 0))
+        let defaults = Defaults.inMemory()
+        let logger = Ambient.Logger.discarding
+        for _ in 0..<count { withInjected(clock, defaults, logger) {} }
+    },
     "swift-log channel: InjectionContext.run, a captured context with a Logger": { count in
         let context = InjectionContext().injecting(Ambient.Logger.discarding)
         for _ in 0..<count { context.run {} }

@@ -89,20 +89,29 @@ package enum SwiftLogChannel {
         return false
     }
 
-    /// Runs `body` with swift-log's task-local logger bound to the bridge.
+    /// Runs `body` with swift-log's task-local logger bound to the bridge, unless it is
+    /// already (a Logger scope inside another: the bridge's handler reads Ambient's current
+    /// logger at each entry, so it reaches the inner one without a second binding).
     @usableFromInline
     static func withBridge<R>(_ body: () -> R) -> R {
-        guard let channel = registration else { return body() }
+        guard let channel = registration, !isBound(channel) else { return body() }
         return withLogger(channel.bridge) { _ in body() }
     }
 
-    /// Runs `body` with swift-log's task-local logger bound to the bridge.
+    /// Runs `body` with swift-log's task-local logger bound to the bridge, unless it is
+    /// already.
     @usableFromInline
     static func withBridge<R>(
         isolation: isolated (any Actor)?, _ body: () async throws -> R
     ) async throws -> R {
-        guard let channel = registration else { return try await body() }
+        guard let channel = registration, !isBound(channel) else { return try await body() }
         return try await withLogger(channel.bridge) { _ in try await body() }
+    }
+
+    /// Whether swift-log's task-local logger here is the bridge (or a copy of it with other
+    /// metadata or level, made by a `withLogger` inside an Ambient scope): known by its label.
+    static func isBound(_ channel: SwiftLogChannelRegistration) -> Bool {
+        Logging.Logger.current.label == channel.bridge.label
     }
 }
 #endif
