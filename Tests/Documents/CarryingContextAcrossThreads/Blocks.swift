@@ -151,12 +151,15 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
 
 // Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:283
 @MainActor func block283() async throws {
-    #expect(InjectionContext.current[Clock.self]?.now == Date(timeIntervalSince1970: 0))
-    #expect(InjectionContext.current[Logger.self] == nil)  // not injected here
-    #expect(InjectionContext.current.injectedTypes.count == 2)
+    withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
+        #expect(InjectionContext.current[Clock.self]?.now == Date(timeIntervalSince1970: 0))
+        #expect(InjectionContext.current[Logger.self] == nil)  // not injected here
+        #expect(InjectionContext.current.injectedTypes.count == 2)
+    }
+    #expect(InjectionContext.current.isEmpty)  // outside every scope
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:296
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:299
 struct APIEndpoint: AmbientValue {
     var baseURL: String
     static var defaultValue: APIEndpoint { APIEndpoint(baseURL: "https://api.example.com") }
@@ -169,7 +172,7 @@ final class Uploader: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:314
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:317
 @Test func uploadsGoToStaging() async {
     let staging = APIEndpoint(baseURL: "https://staging.example.com")
     let url = await withInjectedProcessWide(staging) {
@@ -180,13 +183,13 @@ final class Uploader: Sendable {
     #expect(url == "https://staging.example.com/upload")
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:403
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:406
 func loadInBackground(completion: @escaping @Sendable (String) -> Void) {
     let work = InjectionContext.current.bind { completion(makeWidget()) }  // carries the caller's values
     DispatchQueue.global().async(execute: work)
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:428
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:431
 @Test func theSearchHonoursTheLimit() async {
     // NoteManager searches on a private queue: nothing to wrap.
     await withInjectedProcessWide(Preferences(values: ["searchLimit": "5"])) {
@@ -195,14 +198,23 @@ func loadInBackground(completion: @escaping @Sendable (String) -> Void) {
     }
 }
 
-// The blocks whose output the page shows, run. Their `print` is this module's, which
-// records what the running test's blocks print (other tests print at the same time).
+// The blocks that check themselves (`#expect`) or whose output the page shows, run.
+// Their `print` is this module's, which records what the running test's blocks print
+// (other tests print at the same time).
 import DocumentationSupport
 import Testing
 
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     let text = items.map { "\($0)" }.joined(separator: separator) + terminator
     if let capture = PrintCapture.current { capture.append(text) } else { Swift.print(text, terminator: "") }
+}
+
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:70 holds what it expects") func block70HoldsWhatItExpects() async throws {
+    try await block70()
+}
+
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:232 holds what it expects") func block232HoldsWhatItExpects() async throws {
+    try await block232()
 }
 
 @Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:264 prints what the page shows") func block264PrintsWhatThePageShows() async throws {
@@ -214,4 +226,8 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
           AmbientProviders.Clock = Clock.fixed(1970-01-01 00:00:00 +0000)
         }
         """ + "\n")
+}
+
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:283 holds what it expects") func block283HoldsWhatItExpects() async throws {
+    try await block283()
 }

@@ -99,3 +99,18 @@ typealias AppLogger = Ambient.Logger
 func logSync() {
     AppLogger.current.info("sync started")
 }
+
+// The blocks that check themselves (`#expect`) or whose output the page shows, run.
+// Their `print` is this module's, which records what the running test's blocks print
+// (other tests print at the same time).
+import DocumentationSupport
+import Testing
+
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let text = items.map { "\($0)" }.joined(separator: separator) + terminator
+    if let capture = PrintCapture.current { capture.append(text) } else { Swift.print(text, terminator: "") }
+}
+
+@Test("Sources/Ambient/Ambient.docc/GettingStarted.md:115 holds what it expects") func block115HoldsWhatItExpects() async throws {
+    try await block115()
+}
