@@ -209,6 +209,20 @@ let benchmarks: @Sendable () -> Void = {
             withInjected(injectedClock, injectedDefaults, injectedLogger) { blackHole(Clock.current) }
         }
     }
+    // The same three slots without the Logger: with the SwiftLog trait (on here), a scope
+    // that injects a Logger binds swift-log's task-local logger too.
+    both("scope: withInjected, 3 values, no Logger") { n in
+        for _ in 0..<n {
+            withInjected(injectedClock, injectedDefaults, injectedUUIDs) { blackHole(Clock.current) }
+        }
+    }
+    Benchmark("scope: withInjected async, 3 values, no Logger [task]") { benchmark in
+        for _ in benchmark.scaledIterations {
+            await withInjected(injectedClock, injectedDefaults, injectedUUIDs) {
+                await asyncSink(Clock.current)
+            }
+        }
+    }
     Benchmark("scope: withInjected async, 1 value [task]") { benchmark in
         for _ in benchmark.scaledIterations {
             await withInjected(injectedClock) { await asyncSink(Clock.current) }

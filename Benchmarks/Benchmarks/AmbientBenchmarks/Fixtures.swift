@@ -22,6 +22,7 @@ let globalClock = Clock.live
 let injectedClock = Clock.fixed(fixedDate)
 let injectedDefaults = Defaults.inMemory(["k": "v"])
 let injectedLogger = Logger.discarding
+let injectedUUIDs = UUIDGenerator.incrementing
 let globalCounter = Counter(value: 0)
 let atomicFloor = Atomic<Int>(0)
 

@@ -109,6 +109,10 @@ let asyncCases: [String: @Sendable (Int) async -> Void] = [
     "scope: withInjected async, 1 value (empty body)": { count in
         for index in 0..<count { await withInjected(Stamp(id: index)) { () async in consume(index) } }
     },
+    "swift-log channel: withInjected(Logger) async (empty body)": { count in
+        let logger = Logger.discarding
+        for index in 0..<count { await withInjected(logger) { () async in consume(index) } }
+    },
     "raw: TaskLocal withValue async (empty body)": { count in
         for index in 0..<count {
             await Request.$stamp.withValue(Stamp(id: index)) { () async in consume(index) }

@@ -175,12 +175,20 @@ extension InjectionContext {
         // `TaskLocal.withValue` rethrows untyped errors; carry the typed outcome through it
         // as a value instead, so no error is ever cast back.
         #if SwiftLog
-        if SwiftLogChannel.mustBind(self) {
-            return try SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }.get()
-        }
+        if SwiftLogChannel.mustBind(self) { return try _runBridgingSwiftLog(body) }
         #endif
         return try Binding.withReady { $0.withValue(self) { _capture(body) } }.get()
     }
+
+    #if SwiftLog
+    /// `run(_:)` with swift-log's task-local logger bound too (`SwiftLogChannel`):
+    /// specialised where `run` is, but out of line, so that `run` of a context without a new
+    /// logger keeps its own code tight.
+    @inlinable @inline(never)
+    func _runBridgingSwiftLog<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
+        try SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }.get()
+    }
+    #endif
 
     /// Runs `body` inside this freshly made scope's context, then hands the context to
     /// `end` (which recycles its storage): the synchronous `withInjected`'s path. Consuming,
@@ -257,7 +265,7 @@ extension InjectionContext {
 
     #if SwiftLog
     /// `_bind(isolation:_:)` with swift-log's task-local logger bound too (`SwiftLogChannel`).
-    @usableFromInline
+    @inlinable
     func _bindBridgingSwiftLog<R, Failure: Error>(
         isolation: isolated (any Actor)?,
         _ body: () async throws(Failure) -> R

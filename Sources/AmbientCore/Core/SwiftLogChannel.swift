@@ -25,7 +25,7 @@ package final class SwiftLogChannelRegistration: Sendable {
     /// The type whose scopes bind the bridge.
     package let type: ObjectIdentifier
     /// swift-log's logger for such a scope.
-    package let bridge: Logging.Logger
+    @usableFromInline package let bridge: Logging.Logger
 
     package init(type: any Injectable.Type, bridge: Logging.Logger) {
         self.type = ObjectIdentifier(type)
@@ -89,29 +89,24 @@ package enum SwiftLogChannel {
         return false
     }
 
-    /// Runs `body` with swift-log's task-local logger bound to the bridge, unless it is
-    /// already (a Logger scope inside another: the bridge's handler reads Ambient's current
-    /// logger at each entry, so it reaches the inner one without a second binding).
-    @usableFromInline
+    /// Runs `body` with swift-log's task-local logger bound to the bridge. (Always: knowing
+    /// whether it is bound already means reading swift-log's task-local, a copy of its
+    /// logger and a compare of labels, which costs a scope outside any other Logger scope,
+    /// the common one, about half of what it would save a nested one.)
+    @inlinable
     static func withBridge<R>(_ body: () -> R) -> R {
-        guard let channel = registration, !isBound(channel) else { return body() }
+        guard let channel = registration else { return body() }
         return withLogger(channel.bridge) { _ in body() }
     }
 
-    /// Runs `body` with swift-log's task-local logger bound to the bridge, unless it is
-    /// already.
-    @usableFromInline
+    /// Runs `body` with swift-log's task-local logger bound to the bridge (inlined into the
+    /// scope, so swift-log's `withLogger` is specialised there with it).
+    @inlinable
     static func withBridge<R>(
         isolation: isolated (any Actor)?, _ body: () async throws -> R
     ) async throws -> R {
-        guard let channel = registration, !isBound(channel) else { return try await body() }
+        guard let channel = registration else { return try await body() }
         return try await withLogger(channel.bridge) { _ in try await body() }
-    }
-
-    /// Whether swift-log's task-local logger here is the bridge (or a copy of it with other
-    /// metadata or level, made by a `withLogger` inside an Ambient scope): known by its label.
-    static func isBound(_ channel: SwiftLogChannelRegistration) -> Bool {
-        Logging.Logger.current.label == channel.bridge.label
     }
 }
 #endif

@@ -15,9 +15,7 @@ import Logging
 //   trait, a server middleware) also binds swift-log's task-local logger to `bridge`, whose
 //   handler (`AmbientLogHandler`) sends each entry to Ambient's current logger: swift-log's
 //   `Logger.current` reaches the injected one. A scope that only re-binds the logger already
-//   current (a nested scope injecting other types) binds nothing more, and neither does one
-//   where swift-log's logger already is the bridge (a Logger scope inside another: the
-//   handler reads Ambient's current logger at each entry, so it reaches the inner one).
+//   current (a nested scope injecting other types) binds nothing more.
 // - Ambient's `Logger.current` (the concrete read below) sees a `withLogger` scope opened
 //   inside: where swift-log's task-local logger is bound, and not to `bridge`, it answers
 //   `Logger.bridging(to:)` that logger, so entries reach it and still the injected one.
@@ -25,9 +23,8 @@ import Logging
 // The costs are the trait's only (the default build compiles none of this): a
 // `withInjected` scope compares its types with Logger (`binds`, folded away where the call
 // is specialised), a `run` of a captured context compares its Logger entry with the
-// current context's (two lookups), and one that injects a new logger reads swift-log's
-// task-local and, outside every other Logger scope, binds it; a read of Ambient's
-// `Logger.current` also reads
+// current context's (two lookups), and one that injects a new logger binds a second
+// task-local; a read of Ambient's `Logger.current` also reads
 // swift-log's task-local ("swift-log channel" rows of Benchmarks/instructions).
 
 /// AmbientProviders' half of the channel: the bridge, registered with the core's
