@@ -219,6 +219,7 @@ package.targets += documentPages.map { page in
         path: "Tests/Documents/\(page)"
     )
 }
+#if compiler(>=6.2)  // `-default-isolation` came with Swift 6.2
 package.targets += mainActorDocumentPages.map { page in
     .testTarget(
         name: "Documents\(page)MainActor",
@@ -231,3 +232,4 @@ package.targets += mainActorDocumentPages.map { page in
         ]
     )
 }
+#endif
