@@ -188,8 +188,9 @@ let package = Package(
             dependencies: ["Ambient"] + bridgeDependencies,
             path: "Tests/ContextEcho"
         ),
-        // Every ```swift block of README.md and of the DocC articles, compiled (and run)
-        // in context under Snippets/; a test checks the documents and the snippets agree.
+        // The documents' checks that are not compiling a block: manifests parse, the server
+        // article's excerpts are in the server examples, and blocks the pages' tests copy
+        // are still the pages' (scripts/doc-blocks compiles every other block).
         .testTarget(
             name: "DocumentationTests",
             dependencies: ["Ambient", "AmbientTesting"]

@@ -3,13 +3,13 @@
 import Foundation
 import Testing
 
-/// Keeps the documentation's code honest: every ```swift block in README.md and in the DocC
-/// articles must appear, line for line, in one of the files under `Snippets/`, which this
-/// target compiles (with strict concurrency and warnings as errors in CI) and whose tests run.
+/// Keeps the documentation's code honest where scripts/doc-blocks does not compile it as
+/// written: a whole package manifest (it starts with `// swift-tools-version`) is checked
+/// by `swift package dump-package`; the server article's excerpts must appear, line for
+/// line, in the server examples; and a block a page's tests copy must still be the page's.
 ///
-/// Lines are compared after trimming and collapsing runs of spaces, so a snippet may sit
-/// indented inside a test or a type. A block that is a whole package manifest (it starts
-/// with `// swift-tools-version`) is checked by `swift package dump-package` instead.
+/// Lines are compared after trimming and collapsing runs of spaces, so a block may sit
+/// indented inside a test or a type.
 @Suite("Documented snippets")
 struct DocumentedSnippetTests {
     static let root = URL(fileURLWithPath: #filePath)
@@ -21,11 +21,11 @@ struct DocumentedSnippetTests {
             atPath: root.appendingPathComponent("Sources/Ambient/Ambient.docc").path)) ?? [])
         .filter { $0.hasSuffix(".md") }.sorted().map { "Sources/Ambient/Ambient.docc/\($0)" }
 
-    /// Where compiled snippets live: this target's Snippets/, and the example packages'
-    /// sources and tests (code beside other libraries, which this package must not depend
-    /// on; `.ci/run` builds, runs and tests each of them).
+    /// Where the server excerpts are looked for: the example packages' sources and tests
+    /// (code beside other libraries, which this package must not depend on; `.ci/run`
+    /// builds, runs and tests each of them).
     static let snippetDirectories: [URL] = {
-        var directories = [root.appendingPathComponent("Tests/DocumentationTests/Snippets")]
+        var directories: [URL] = []
         let examples = root.appendingPathComponent("Examples")
         for example in ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []).sorted() {
             for folder in ["Sources", "Tests"] {
@@ -56,7 +56,7 @@ struct DocumentedSnippetTests {
     func everySwiftBlockIsCompiled(document: String) throws {
         let blocks = try Snippets.swiftBlocks(in: Self.root.appendingPathComponent(document))
         #expect(!blocks.isEmpty)
-        let compiled = try Self.snippetDirectories.dropFirst().map { try Snippets.compiledText(in: $0) }.joined()
+        let compiled = try Self.snippetDirectories.map { try Snippets.compiledText(in: $0) }.joined()
         for block in blocks where !block.isManifest {
             #expect(
                 compiled.contains(block.normalized),
@@ -68,24 +68,31 @@ struct DocumentedSnippetTests {
         }
     }
 
-    /// Snippets/ holds behaviour tests around some blocks (what a block does, where the page
-    /// only shows it): each region from `// doc: name` to `// doc-end` is a block of a page,
-    /// verbatim, so a test there tests the page's code, never a drifted copy.
-    @Test("every copied region in Snippets/ is a block of a page")
-    func everySnippetRegionIsABlock() throws {
+    /// A page's hand-written tests (`Tests/Documents/<Page>/`, beside its generated
+    /// Blocks.swift) may run a statement block inside a test that watches it: each region
+    /// from `// doc: name` to `// doc-end` there is a block of a page, verbatim, so the test
+    /// tests the page's code, never a drifted copy.
+    @Test("every copied region in Tests/Documents/ is a block of a page")
+    func everyCopiedRegionIsABlock() throws {
         let blocks = try Self.documents.flatMap { try Snippets.swiftBlocks(in: Self.root.appendingPathComponent($0)) }
         let pageBlocks = Set(blocks.map(\.normalized))
-        let directory = Self.snippetDirectories[0]
-        for file in try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        where file.hasSuffix(".swift") {
-            let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-            for region in Snippets.regions(in: text) {
-                #expect(
-                    pageBlocks.contains(Snippets.normalize(region.text)),
-                    "Snippets/\(file): the region `\(region.name)` is no longer a block of any page: copy the page's block again, or drop the region's markers"
-                )
+        let pages = Self.root.appendingPathComponent("Tests/Documents")
+        var regions = 0
+        for page in try FileManager.default.contentsOfDirectory(atPath: pages.path).sorted() {
+            let directory = pages.appendingPathComponent(page)
+            for file in ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+            where file.hasSuffix(".swift") && file != "Blocks.swift" {
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for region in Snippets.regions(in: text) {
+                    regions += 1
+                    #expect(
+                        pageBlocks.contains(Snippets.normalize(region.text)),
+                        "Tests/Documents/\(page)/\(file): the region `\(region.name)` is no longer a block of any page: copy the page's block again, or drop the region's markers"
+                    )
+                }
             }
         }
+        #expect(regions > 0, "no copied regions found under Tests/Documents/: the check would pass vacuously")
     }
 
     @Test("package manifests parse", arguments: documents)

@@ -7,7 +7,15 @@ import Foundation
 // and threads, a completion-handler API, the notifications, the app's main-actor client, a
 // value that travels as text, a manager that searches on its own queue, and fixed instants.
 
-func syncSettings() {}
+/// Where `syncSettings` reports the time it read: a test injects its own (it arrives only
+/// where the context was carried).
+struct SettingsSyncs: AmbientValue {
+    var record: @Sendable (Date) -> Void
+    static var defaultValue: SettingsSyncs { SettingsSyncs { _ in } }
+}
+
+/// Legacy work handed to queues, observers and timers: reads the ambient clock wherever it runs.
+func syncSettings() { SettingsSyncs.current.record(Clock.current.now) }
 func legacyWorker() {}
 func legacyRefresh() async {}
 func makeWidget() -> String { (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget" }

@@ -5,42 +5,13 @@ import Dispatch
 import Foundation
 import Testing
 
-// Behaviour tests around blocks of Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md (Tests/Documents/ compiles
-// every block as written). Each region from `// doc: name` to `// doc-end` is one block, verbatim.
-// Declarations sit inside article-specific types so their names stay unique in the module.
-
-extension Notification.Name {
-    static let settingsChanged = Notification.Name("settingsChanged")
-}
+// Why: the page's statement blocks run inside tests that watch what legacy code sees (its
+// Blocks.swift only compiles them). Each region from `// doc: name` to `// doc-end` is a
+// block of the page, verbatim (DocumentationTests checks it); the members below shadow the
+// page's Context for these tests.
 
 @Suite("Carrying Context Across Threads article")
 struct CarryingArticleTests {
-    /// What the legacy code saw, collected from whichever thread it ran on.
-    final class Sightings: Sendable {
-        private let lock = NSLock()
-        nonisolated(unsafe) private var dates: [Date] = []  // only touched with `lock` held
-
-        func record(_ date: Date) { lock.withLock { dates.append(date) } }
-
-        /// Waits (up to about ten seconds) for `count` sightings; returns what there is.
-        func all(count: Int) async -> [Date] {
-            for _ in 0..<10_000 {
-                if lock.withLock({ dates.count }) >= count { break }
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-            return lock.withLock { dates }
-        }
-
-        /// Waits (up to about ten seconds) for the first sighting.
-        func first() async -> Date? {
-            for _ in 0..<10_000 {
-                if let date = lock.withLock({ dates.first }) { return date }
-                try? await Task.sleep(for: .milliseconds(1))
-            }
-            return nil
-        }
-    }
-
     let sightings = Sightings()
     let injected = Date(timeIntervalSince1970: 0)
 
@@ -52,62 +23,6 @@ struct CarryingArticleTests {
     /// A legacy API that calls back on a queue of its own.
     func fetchGreeting(completion: @escaping @Sendable (String?, (any Error)?) -> Void) {
         DispatchQueue.global().async { completion("hello", nil) }
-    }
-
-    func scheduleLegacyWork(on operations: OperationQueue, center: NotificationCenter) {
-        let context = InjectionContext.current
-        operations.addOperation(context.bind { syncSettings() })  // OperationQueue
-        operations.addOperation(BlockOperation(block: context.bind { syncSettings() }))  // BlockOperation
-        _ = center.addObserver(
-            forName: .settingsChanged, object: nil, queue: .main,
-            using: context.bind { _ in syncSettings() })  // an observer on the main queue
-        DispatchQueue.main.async(execute: context.bind { syncSettings() })  // the main queue
-    }
-
-    func startSyncTimer() {
-        let timer = Timer(
-            timeInterval: 0.05, repeats: false, block: InjectionContext.current.bind { _ in syncSettings() })
-        RunLoop.current.add(timer, forMode: .common)  // fires only while this thread's run loop runs
-    }
-
-    func syncSettings() { legacyWorker() }
-
-    @Test func foundationsRunLaterAPIsSeeTheBoundContext() async {
-        let operations = OperationQueue()
-        let center = NotificationCenter()
-        withInjected(Clock.fixed(injected)) { scheduleLegacyWork(on: operations, center: center) }
-        center.post(name: .settingsChanged, object: nil)
-        // Two operations, the observer (on the main queue) and the main-queue block.
-        #expect(await sightings.all(count: 4) == Array(repeating: injected, count: 4))
-
-        // The timer, on a thread that runs its own run loop.
-        let timerSightings = Sightings()
-        let done = DispatchSemaphore(value: 0)
-        Thread {
-            withInjected(Clock.fixed(injected)) {
-                let timer = Timer(
-                    timeInterval: 0.05, repeats: false,
-                    block: InjectionContext.current.bind { _ in
-                        timerSightings.record(Clock.current.now)
-                    })
-                RunLoop.current.add(timer, forMode: .common)
-                RunLoop.current.run(until: Date().addingTimeInterval(1))
-            }
-            done.signal()
-        }.start()
-        await Task.detached { done.wait() }.value
-        #expect(await timerSightings.first() == injected)
-        // The snippet's own timer, started on that kind of thread, fires as well.
-        let snippetDone = DispatchSemaphore(value: 0)
-        Thread {
-            withInjected(Clock.fixed(injected)) {
-                self.startSyncTimer()
-                RunLoop.current.run(until: Date().addingTimeInterval(1))
-            }
-            snippetDone.signal()
-        }.start()
-        await Task.detached { snippetDone.wait() }.value
-        #expect(await sightings.all(count: 5).count == 5)
     }
 
     @Test func aTaskStartedInAScopeKeepsItsValues() async {
