@@ -5,8 +5,8 @@ import Testing
 
 /// Keeps the documentation's code honest where scripts/doc-blocks does not compile it as
 /// written: a whole package manifest (it starts with `// swift-tools-version`) is checked
-/// by `swift package dump-package`; the server article's excerpts must appear, line for
-/// line, in the server examples; and a block a page's tests copy must still be the page's.
+/// by `swift package dump-package`, and a block a page's tests copy must still be the page's.
+/// (scripts/doc-blocks writes the server article's excerpts into the server examples itself.)
 ///
 /// Lines are compared after trimming and collapsing runs of spaces, so a block may sit
 /// indented inside a test or a type.
@@ -20,53 +20,6 @@ struct DocumentedSnippetTests {
         + ((try? FileManager.default.contentsOfDirectory(
             atPath: root.appendingPathComponent("Sources/Ambient/Ambient.docc").path)) ?? [])
         .filter { $0.hasSuffix(".md") }.sorted().map { "Sources/Ambient/Ambient.docc/\($0)" }
-
-    /// Where the server excerpts are looked for: the example packages' sources and tests
-    /// (code beside other libraries, which this package must not depend on; `.ci/run`
-    /// builds, runs and tests each of them).
-    static let snippetDirectories: [URL] = {
-        var directories: [URL] = []
-        let examples = root.appendingPathComponent("Examples")
-        for example in ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []).sorted() {
-            for folder in ["Sources", "Tests"] {
-                let targets = examples.appendingPathComponent(example).appendingPathComponent(folder)
-                for target in ((try? FileManager.default.contentsOfDirectory(atPath: targets.path)) ?? []).sorted() {
-                    directories.append(targets.appendingPathComponent(target))
-                }
-            }
-        }
-        return directories
-    }()
-
-    @Test("the example packages' sources are found")
-    func examplesAreFound() {
-        #expect(Self.snippetDirectories.contains { $0.path.hasSuffix("Examples/Interop/Sources/Interop") })
-        #expect(Self.snippetDirectories.contains { $0.path.hasSuffix("Examples/Server/Tests/TokenServiceTests") })
-    }
-
-    /// The page whose blocks are excerpts of the server examples (scripts/doc-blocks'
-    /// `ELSEWHERE`): each of its blocks appears verbatim in an example package, which CI
-    /// builds and tests in its framework. Every other page's blocks are extracted by
-    /// scripts/doc-blocks (into Tests/Documents/, or Examples/Interop for Integrations) and
-    /// compiled as written.
-    static let pagesCompiledInExamples = ["Sources/Ambient/Ambient.docc/AmbientInAServer.md"]
-
-    @Test(
-        "the blocks of the pages compiled in example packages are there, verbatim", arguments: pagesCompiledInExamples)
-    func everySwiftBlockIsCompiled(document: String) throws {
-        let blocks = try Snippets.swiftBlocks(in: Self.root.appendingPathComponent(document))
-        #expect(!blocks.isEmpty)
-        let compiled = try Self.snippetDirectories.map { try Snippets.compiledText(in: $0) }.joined()
-        for block in blocks where !block.isManifest {
-            #expect(
-                compiled.contains(block.normalized),
-                """
-                \(document):\(block.line): this swift block is not in any example package. Put it, \
-                verbatim, under Examples/*/Sources or Examples/*/Tests (or fix the drift):
-                \(block.text)
-                """)
-        }
-    }
 
     /// A page's hand-written tests (`Tests/Documents/<Page>/`, beside its generated
     /// Blocks.swift) may run a statement block inside a test that watches it: each region
@@ -198,14 +151,6 @@ enum Snippets {
             }
         }
         return found
-    }
-
-    static func compiledText(in directory: URL) throws -> String {
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-            .filter { $0.hasSuffix(".swift") }.sorted()
-        return try files.map {
-            normalize(try String(contentsOf: directory.appendingPathComponent($0), encoding: .utf8))
-        }.joined()
     }
 
     static func run(_ arguments: [String], in directory: URL) throws -> (Int32, String) {

@@ -25,6 +25,7 @@ public func buildApplication(
     onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning)
 ) -> some ApplicationProtocol {
     let router = Router()
+    // doc-block: hummingbird-middleware
     router.add(
         middleware: AmbientMiddleware(
             capturing: capturingContext ? .current : nil, carrying: .tokenService, trusting: trust, onInvalid: onInvalid
@@ -34,6 +35,7 @@ public func buildApplication(
                 TenantFlags.of(tenant: request.headers[.tenant]), tag,
                 Logger.current.with(metadata: ["request": tag.id]))
         })
+    // doc-block-end
     let store = TokenStore()
 
     router.post("tokens") { request, _ -> Token in

@@ -24,9 +24,11 @@ struct InheritanceTests {
     }
 
     @Test func router_aScopeAroundExecuteReachesTheHandler() async throws {
+        // doc-block: hummingbird-router-scope
         let seen = try await tokenService().test(.router) { client in
             try await withInjected(Clock.fixed(noon)) { try await client.seen() }
         }
+        // doc-block-end
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
     }
 
@@ -58,8 +60,10 @@ struct InheritanceTests {
     // MARK: A shared server: started outside the test's scope
 
     @Test func shared_theCapturedContextReachesTheHandler() async throws {
+        // doc-block: hummingbird-shared-server
         let app = withInjected(Clock.fixed(noon)) { tokenService(capturingContext: true) }
         let seen = try await app.test(.live) { try await $0.seen() }
+        // doc-block-end
         #expect(seen.clock == noon.timeIntervalSinceReferenceDate)
     }
 

@@ -19,6 +19,7 @@ extension Application {
     ///   - keys: The carrier keys whose signed clock and tenant a request may bring; none
     ///     trusts nobody's.
     public func configureTokenService(capturing: InjectionContext? = nil, keys: [CarrierSigningKey] = []) {
+        // doc-block: vapor-middleware
         middleware.use(
             AmbientMiddleware(
                 capturing: capturing, carrying: .vaporTokenService,
@@ -32,6 +33,7 @@ extension Application {
                 }
                 return values
             })
+        // doc-block-end
         let store = TokenStore()
 
         post("tokens") { _ async -> Token in
@@ -41,20 +43,24 @@ extension Application {
             return token
         }
         // An EventLoopFuture route, as Vapor 4 code before async/await is written.
+        // doc-block: vapor-future-route
         get("tokens", ":id") { request -> EventLoopFuture<TokenCheck> in
             let id = request.parameters.get("id") ?? ""
             return request.ambientEventLoop.submit { store.token(id: id) }
                 .unwrap(or: Abort(.notFound))
                 .map { token in TokenCheck(id: id, valid: Clock.current.now < token.expiresAt) }
         }
+        // doc-block-end
 
         // Unqualified, in a file importing Vapor (so swift-log) and Ambient: whichever
         // `Logger.current` the compiler picks, the entry reaches the logger injected for the
         // request (the SwiftLog trait's one channel).
+        // doc-block: vapor-unqualified-logger
         post("log") { _ async -> String in
             Logger.current.info("unqualified")
             return "logged"
         }
+        // doc-block-end
 
         // What each route style sees: `seen()` answers "clock=… tenant=… request=…".
         get("ambient") { _ async in Seen.now }
