@@ -45,6 +45,9 @@ enum Request {
 /// The floor of a never-injected read: a global `let` of the same type.
 let globalStamp = Stamp(id: 0)
 
+/// A global `let` of the live clock: the floor of a never-injected `Clock.current`.
+let liveClock = Clock.live
+
 /// Where `sink` writes: a side effect the optimizer must keep.
 nonisolated(unsafe) var sunk = 0
 
@@ -54,16 +57,25 @@ nonisolated(unsafe) var sunk = 0
 @inline(never)
 func sink(_ value: Stamp, _ index: Int) { sunk = value.id &+ index }
 
+/// `sink` for a clock: the floor of a never-injected `Clock.current` and the read hand it
+/// their clock and the loop's index.
+@inline(never)
+func sink(_ clock: Clock, _ index: Int) { withExtendedLifetime(clock) { sunk = index } }
+
 /// The cases, each a loop of `count` operations. Synchronous ones run on the main thread,
 /// outside any task (the thread path); `async` ones in a detached task.
 let cases: [String: @Sendable (Int) -> Void] = [
     "floor: global let read": { count in for index in 0..<count { sink(globalStamp, index) } },
+    "floor: global let read, Clock": { count in for index in 0..<count { sink(liveClock, index) } },
     "read: never injected, into the same sink": { count in
         for index in 0..<count { sink(Stamp.current, index) }
     },
     "read: never injected": { count in for _ in 0..<count { consume(Stamp.current) } },
     // The system singletons' providers' reads when never injected, beside Clock's.
     "read: never injected, Clock": { count in for _ in 0..<count { consume(Clock.current) } },
+    "read: never injected, Clock, into the same sink": { count in
+        for index in 0..<count { sink(Clock.current, index) }
+    },
     "read: never injected, Region": { count in for _ in 0..<count { consume(Region.current) } },
     "read: never injected, ProcessEnvironment": { count in
         for _ in 0..<count { consume(ProcessEnvironment.current) }

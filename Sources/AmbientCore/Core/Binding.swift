@@ -68,9 +68,22 @@ enum Binding {
         return try body(markedTaskLocal())
     }
 
+    /// The task-local, ready to bind, for the async scope (`withReady(_:)` cannot suspend):
+    /// the `static let` read in place, which the compiler borrows for the call (a
+    /// `TaskLocal` returned by a function, or taken from the C side's key, is retained and
+    /// released around every scope); the first binding publishes the key first. The
+    /// swift-log channel's async scope keeps `markedTaskLocal()`: inside its bridging
+    /// closure this form counts more (its row in `Benchmarks/instructions` shows it).
+    @inlinable
+    static var readyTaskLocal: TaskLocal<InjectionContext> {
+        if _ambient_flags_load() & (RuntimeFlags.bound | RuntimeFlags.publicRead) == 0 {
+            RuntimeFlags.markBoundTheFirstTime(key: key)
+        }
+        return taskLocal
+    }
+
     /// The task-local, with the key published and `RuntimeFlags.bound` set (the first
-    /// binding in the process does that; afterwards a flag check). The async paths use it:
-    /// `withReady(_:)` cannot suspend.
+    /// binding in the process does that; afterwards a flag check).
     @usableFromInline
     static func markedTaskLocal() -> TaskLocal<InjectionContext> {
         RuntimeFlags.markBound(key: key)
@@ -257,7 +270,7 @@ extension InjectionContext {
         // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
         // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
         do {
-            return try await Binding.markedTaskLocal().withValue(self, operation: body)
+            return try await Binding.readyTaskLocal.withValue(self, operation: body)
         } catch {
             throw error as! Failure
         }

@@ -18,11 +18,19 @@ enum Request {
 /// A global `let` of the same type: the floor of a never-injected read.
 let globalStamp = Stamp(id: 0)
 
+/// A global `let` of the live clock: the floor of a never-injected `Clock.current`.
+let liveClock = Clock.live
+
 /// Where `sink` writes: a side effect the optimizer must keep.
 nonisolated(unsafe) var sunk = 0
 
 @inline(never)
 func sink(_ value: Stamp, _ index: Int) { sunk = value.id &+ index }
+
+/// `sink` for a clock: the floor of a never-injected `Clock.current` and the read hand it
+/// their clock and the loop's index.
+@inline(never)
+func sink(_ clock: Clock, _ index: Int) { withExtendedLifetime(clock) { sunk = index } }
 
 @inline(never)
 func consume<T>(_ value: T) {
@@ -31,6 +39,7 @@ func consume<T>(_ value: T) {
 
 let syncCases: [String: @Sendable (Int) -> Void] = [
     "floor: global let read": { count in for index in 0..<count { sink(globalStamp, index) } },
+    "floor: global let read, Clock": { count in for index in 0..<count { sink(liveClock, index) } },
     "raw: TaskLocal read, bound": { count in
         Request.$stamp.withValue(Stamp(id: 1)) { for _ in 0..<count { consume(Request.stamp) } }
     },
