@@ -77,6 +77,21 @@ let syncCases: [String: @Sendable (Int) -> Void] = {
     cases["read: never injected, Region [thread]"] = { count in
         for _ in 0..<count { consume(Region.current) }
     }
+    cases["read: never injected, ProcessEnvironment [thread]"] = { count in
+        for _ in 0..<count { consume(ProcessEnvironment.current) }
+    }
+    cases["read: never injected, FileSystem [thread]"] = { count in
+        for _ in 0..<count { consume(FileSystem.current) }
+    }
+    cases["read: never injected, Notifications [thread]"] = { count in
+        for _ in 0..<count { consume(Notifications.current) }
+    }
+    cases["read: never injected, NetworkSession [thread]"] = { count in
+        for _ in 0..<count { consume(NetworkSession.current) }
+    }
+    cases["read: never injected, MainQueue [thread]"] = { count in
+        for _ in 0..<count { consume(MainQueue.current) }
+    }
     return cases
 }()
 

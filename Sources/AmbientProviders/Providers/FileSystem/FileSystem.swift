@@ -124,10 +124,10 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         }
     }
 
-    /// A sandbox's or a memory store's backend; `nil` for the live file system, so a
-    /// never-injected read copies a null and no existential.
+    /// A sandbox's or a memory store's backend, or `.live` for the live file system (so a
+    /// never-injected read copies no existential; ``LiveOr`` says why not an optional).
     @usableFromInline
-    let box: Box?
+    let state: LiveOr<Box>
 
     /// One reference to a backend other than the live one.
     @usableFromInline
@@ -138,17 +138,17 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         }
     }
 
-    @usableFromInline
+    @inlinable
     init(box: Box?) {
-        self.box = box
+        state = LiveOr(box)
     }
 
     private init(backend: any FileSystemBackend) {
-        self.box = Box(backend)
+        state = .object(Box(backend))
     }
 
     private var backend: any FileSystemBackend {
-        box?.backend ?? LiveFileSystem()
+        state.object?.backend ?? LiveFileSystem()
     }
 
     /// `FileManager.default`.
@@ -216,7 +216,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     public func urls(
         for directory: FileManager.SearchPathDirectory, in domain: FileManager.SearchPathDomainMask
     ) -> [URL] {
-        guard box != nil else { return FileManager.default.urls(for: directory, in: domain) }
+        guard state.object != nil else { return FileManager.default.urls(for: directory, in: domain) }
         switch directory {
         case .cachesDirectory: return [backend.url(for: .caches)]
         case .documentDirectory: return [backend.url(for: .documents)]

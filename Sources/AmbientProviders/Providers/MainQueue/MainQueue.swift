@@ -43,13 +43,17 @@ import Foundation
 /// `TestClock.counting(_:)`). The test awaiting `advance` must not hold the main
 /// actor synchronously (awaiting is fine: a `@MainActor` test suspends there).
 public struct MainQueue: AmbientValue, CustomStringConvertible {
-    /// `nil` for the live queue.
+    /// The test clock's driver, or `.live` for the live queue (``LiveOr`` says why not an
+    /// optional).
     @usableFromInline
-    let driver: TestMainQueue?
+    let state: LiveOr<TestMainQueue>
 
-    @usableFromInline
+    /// The test clock's driver of a driven main queue; `nil` for the live one.
+    var driver: TestMainQueue? { state.object }
+
+    @inlinable
     init(driver: TestMainQueue?) {
-        self.driver = driver
+        state = LiveOr(driver)
     }
 
     /// `DispatchQueue.main`.

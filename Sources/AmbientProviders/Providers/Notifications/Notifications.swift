@@ -30,19 +30,22 @@ import Foundation
 ///
 /// ``center`` is the `NotificationCenter` itself, for APIs that take one.
 public struct Notifications: AmbientValue, CustomStringConvertible {
-    /// The center, or `nil` for `NotificationCenter.default` (so a never-injected read
-    /// copies a null: no reference count).
+    /// The center, or `.live` for `NotificationCenter.default` (so a never-injected read
+    /// counts no reference; ``LiveOr`` says why not an optional).
     @usableFromInline
-    let ownCenter: NotificationCenter?
+    let state: LiveOr<NotificationCenter>
+
+    /// The center a test form owns; `nil` for the live value.
+    var ownCenter: NotificationCenter? { state.object }
 
     /// Posts and observers go to `center`.
     public init(center: NotificationCenter) {
-        ownCenter = center
+        state = .object(center)
     }
 
-    @usableFromInline
+    @inlinable
     init(live: Void) {
-        ownCenter = nil
+        state = .live
     }
 
     /// The center posts and observers go to.

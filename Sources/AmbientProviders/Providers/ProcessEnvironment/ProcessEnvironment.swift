@@ -30,8 +30,8 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
         case overriding([String: String?])
     }
 
-    /// A fixed or overriding environment, behind one reference; `nil` for the live one, so
-    /// a never-injected read copies a null (no dictionaries, no reference count).
+    /// A fixed or overriding environment, behind one reference (`.live` for the live one, so
+    /// a never-injected read copies no dictionaries and counts no reference).
     @usableFromInline
     final class Box: Sendable {
         fileprivate let source: Source
@@ -41,19 +41,19 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
     }
 
     @usableFromInline
-    let box: Box?
+    let state: LiveOr<Box>
 
-    @usableFromInline
+    @inlinable
     init(box: Box?) {
-        self.box = box
+        state = LiveOr(box)
     }
 
     private init(source: Source) {
-        box = source == .live ? nil : Box(source)
+        state = source == .live ? .live : .object(Box(source))
     }
 
     private var source: Source {
-        box?.source ?? .live
+        state.object?.source ?? .live
     }
 
     /// Equal when they read the same way: both live, or the same values.

@@ -27,10 +27,13 @@ import Foundation
 /// A fixed region (``fixed(locale:timeZone:calendar:)``, ``init(calendar:)``) is the same
 /// everywhere.
 public struct Region: AmbientValue, Hashable, CustomStringConvertible {
-    /// A fixed region's calendar (its locale and time zone set), behind one reference;
-    /// `nil` for the live region, so a never-injected read copies a null.
+    /// A fixed region's calendar (its locale and time zone set), behind one reference, or
+    /// `.live` (``LiveOr`` says why not an optional).
     @usableFromInline
-    let box: Box?
+    let state: LiveOr<Box>
+
+    /// The fixed region's calendar's box; `nil` for the live region.
+    var box: Box? { state.object }
 
     /// One reference to a fixed region's calendar.
     @usableFromInline
@@ -60,12 +63,12 @@ public struct Region: AmbientValue, Hashable, CustomStringConvertible {
     public init(calendar: Calendar) {
         var calendar = calendar
         if calendar.locale == nil { calendar.locale = Locale(identifier: "en_US_POSIX") }
-        box = Box(calendar)
+        state = .object(Box(calendar))
     }
 
-    @usableFromInline
+    @inlinable
     init(live: Void) {
-        box = nil
+        state = .live
     }
 
     /// A fixed region: `locale`, `timeZone`, and a calendar of kind `calendar` (Gregorian

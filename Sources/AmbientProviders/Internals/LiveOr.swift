@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Why: a provider's live value, or the object behind one of its test forms, in a shape whose
+// destruction costs a never-injected read nothing.
+
+/// A provider's state: `.live` (the system singleton: the live region, the process's
+/// environment, the real disk, the default notification center, the main queue) or the
+/// object behind a test form.
+///
+/// It holds what `Object?` would, in the same word, but is not one. After a read the caller
+/// destroys the value it got, not knowing whether it was the live one: an optional reference
+/// is destroyed by a call into the runtime (`swift_release`, which does nothing with `nil`,
+/// across a library boundary), while this enum, with a second case that holds nothing, is
+/// destroyed by a check in the caller's own code that skips the call for `.live`. The
+/// `Benchmarks/ab` rows "read: never injected, Region" against "…, Clock" measure the
+/// difference; ``Clock``'s own storage is an enum with several cases for the same reason.
+@usableFromInline
+enum LiveOr<Object: AnyObject & Sendable>: Sendable {
+    /// The live value.
+    case live
+    /// Never made. A second case with no payload, so the enum's destroy tests its case
+    /// before releasing (with one, it would be `Object?`'s: a call).
+    case unused
+    /// A test form's object.
+    case object(Object)
+
+    /// `object`, or `.live` for `nil`.
+    @inlinable
+    init(_ object: Object?) {
+        if let object { self = .object(object) } else { self = .live }
+    }
+
+    /// The object, or `nil` for the live value.
+    @inlinable
+    var object: Object? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+}
