@@ -29,6 +29,12 @@ func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
+/// An async body's call, as Benchmarks/run's async scope rows make it.
+@inline(never)
+func asyncSink<T>(_ value: T) async {
+    withExtendedLifetime(value) {}
+}
+
 /// Runs `body` in a task and waits (the task column of Benchmarks/run).
 func inTask(_ body: @escaping @Sendable () -> Void) {
     let done = DispatchSemaphore(value: 0)
@@ -100,12 +106,12 @@ let asyncCases: [String: @Sendable (Int) async -> Void] = [
         for index in 0..<count { await Request.$stamp.withValue(Stamp(id: index)) { () async in consume(index) } }
     },
     "scope: withInjected async, 1 value [task]": { count in
-        for _ in 0..<count { await withInjected(noon) { () async in consume(Clock.current) } }
+        for _ in 0..<count { await withInjected(noon) { await asyncSink(Clock.current) } }
     },
     "scope: withInjected async, 3 values [task]": { count in
-        for _ in 0..<count { await withInjected(noon, defaults, logger) { () async in consume(Clock.current) } }
+        for _ in 0..<count { await withInjected(noon, defaults, logger) { await asyncSink(Clock.current) } }
     },
     "scope: withInjected async, 3 values, no Logger [task]": { count in
-        for _ in 0..<count { await withInjected(noon, defaults, uuids) { () async in consume(Clock.current) } }
+        for _ in 0..<count { await withInjected(noon, defaults, uuids) { await asyncSink(Clock.current) } }
     },
 ]
