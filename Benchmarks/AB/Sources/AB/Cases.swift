@@ -35,6 +35,12 @@ func asyncSink<T>(_ value: T) async {
     withExtendedLifetime(value) {}
 }
 
+/// A loop of reads of `V` in a process that never injects anything (each case runs in a
+/// process of its own).
+func neverInjected<V: AmbientValue>(_: V.Type) -> @Sendable (Int) -> Void {
+    { count in for _ in 0..<count { consume(V.current) } }
+}
+
 /// Runs `body` in a task and waits (the task column of Benchmarks/run).
 func inTask(_ body: @escaping @Sendable () -> Void) {
     let done = DispatchSemaphore(value: 0)
@@ -77,27 +83,13 @@ let syncCases: [String: @Sendable (Int) -> Void] = {
     cases["read: scope of 1 [thread]"] = { count in
         withInjected(noon) { for _ in 0..<count { consume(Clock.current) } }
     }
-    cases["read: never injected, Clock [thread]"] = { count in
-        for _ in 0..<count { consume(Clock.current) }
-    }
-    cases["read: never injected, Region [thread]"] = { count in
-        for _ in 0..<count { consume(Region.current) }
-    }
-    cases["read: never injected, ProcessEnvironment [thread]"] = { count in
-        for _ in 0..<count { consume(ProcessEnvironment.current) }
-    }
-    cases["read: never injected, FileSystem [thread]"] = { count in
-        for _ in 0..<count { consume(FileSystem.current) }
-    }
-    cases["read: never injected, Notifications [thread]"] = { count in
-        for _ in 0..<count { consume(Notifications.current) }
-    }
-    cases["read: never injected, NetworkSession [thread]"] = { count in
-        for _ in 0..<count { consume(NetworkSession.current) }
-    }
-    cases["read: never injected, MainQueue [thread]"] = { count in
-        for _ in 0..<count { consume(MainQueue.current) }
-    }
+    cases["read: never injected, Clock [thread]"] = neverInjected(Clock.self)
+    cases["read: never injected, Region [thread]"] = neverInjected(Region.self)
+    cases["read: never injected, ProcessEnvironment [thread]"] = neverInjected(ProcessEnvironment.self)
+    cases["read: never injected, FileSystem [thread]"] = neverInjected(FileSystem.self)
+    cases["read: never injected, Notifications [thread]"] = neverInjected(Notifications.self)
+    cases["read: never injected, NetworkSession [thread]"] = neverInjected(NetworkSession.self)
+    cases["read: never injected, MainQueue [thread]"] = neverInjected(MainQueue.self)
     return cases
 }()
 
