@@ -32,9 +32,6 @@ public struct Region: AmbientValue, Hashable, CustomStringConvertible {
     @usableFromInline
     let state: LiveOr<Box>
 
-    /// The fixed region's calendar's box; `nil` for the live region.
-    var box: Box? { state.object }
-
     /// One reference to a fixed region's calendar.
     @usableFromInline
     final class Box: Sendable {
@@ -45,7 +42,7 @@ public struct Region: AmbientValue, Hashable, CustomStringConvertible {
     }
 
     private var fixedCalendar: Calendar? {
-        box?.calendar
+        state.object?.calendar
     }
 
     /// Equal when they read the same way: both live, or the same calendar.
