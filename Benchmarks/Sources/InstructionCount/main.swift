@@ -17,9 +17,11 @@ let syncCases = cases.mapValues { $0 as (Int) -> Void }
     .merging(carryingCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
     .merging(breadthCases()) { first, _ in first }
     .merging(swiftLogChannelCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
+    .merging(allocationCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
+let allAsyncCases = asyncCases.merging(asyncAllocationCases) { first, _ in first }
 let arguments = CommandLine.arguments
 if arguments.count == 2, arguments[1] == "--list" {
-    for name in (Array(syncCases.keys) + Array(asyncCases.keys)).sorted() { print(name) }
+    for name in (Array(syncCases.keys) + Array(allAsyncCases.keys)).sorted() { print(name) }
     exit(0)
 }
 guard arguments.count == 3, let count = Int(arguments[2]) else {
@@ -28,7 +30,7 @@ guard arguments.count == 3, let count = Int(arguments[2]) else {
 }
 if let body = syncCases[arguments[1]] {
     body(count)
-} else if let body = asyncCases[arguments[1]] {
+} else if let body = allAsyncCases[arguments[1]] {
     let done = DispatchSemaphore(value: 0)
     Task.detached {
         await body(count)
