@@ -56,19 +56,7 @@ enum Binding {
         UnsafeRawPointer(Unmanaged.passUnretained(taskLocal).toOpaque())
     }
 
-    /// Calls `body` with the task-local, ready to bind: after the first binding, read back
-    /// from the key the C side already holds (one load, where the `static let` costs a
-    /// once-check) and borrowed (no retain/release pair on an object every thread shares);
-    /// the first time, publishes the key and sets `RuntimeFlags.bound`.
-    @inlinable
-    static func withReady<R>(_ body: (TaskLocal<InjectionContext>) throws -> R) rethrows -> R {
-        if _ambient_flags_load() & RuntimeFlags.bound != 0, let key = _ambient_binding_key_load() {
-            return try Unmanaged<TaskLocal<InjectionContext>>.fromOpaque(key)._withUnsafeGuaranteedRef(body)
-        }
-        return try body(markedTaskLocal())
-    }
-
-    /// The task-local, ready to bind, for the async scope (`withReady(_:)` cannot suspend):
+    /// The task-local, ready to bind, for the async scope (`_bound(_:)` cannot suspend):
     /// the `static let` read in place, which the compiler borrows for the call (a
     /// `TaskLocal` returned by a function, or taken from the C side's key, is retained and
     /// released around every scope); the first binding publishes the key first. The
@@ -190,7 +178,7 @@ extension InjectionContext {
         #if SwiftLog
         if SwiftLogChannel.mustBind(self) { return try _runBridgingSwiftLog(body) }
         #endif
-        return try Binding.withReady { $0.withValue(self) { _capture(body) } }.get()
+        return try _bound(body).get()
     }
 
     #if SwiftLog
@@ -199,9 +187,33 @@ extension InjectionContext {
     /// logger keeps its own code tight.
     @inlinable @inline(never)
     func _runBridgingSwiftLog<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
-        try SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }.get()
+        try SwiftLogChannel.withBridge { _bound(body) }.get()
     }
     #endif
+
+    /// Binds this context on this task (or thread) for `body` and returns `body`'s outcome:
+    /// every synchronous binding's path. After the first binding in the process, and with
+    /// no ``ScopeFollower`` registered, one load of the flags decides, and the task-local is
+    /// read back from the key the C side holds and borrowed (no once-check, no retain and
+    /// release of an object every thread shares). Otherwise the slow path: the first
+    /// binding publishes the key, and registered followers are installed around `body`.
+    @inlinable
+    func _bound<R, Failure: Error>(_ body: () throws(Failure) -> R) -> Result<R, Failure> {
+        if _ambient_flags_load() & (RuntimeFlags.bound | RuntimeFlags.followers) == RuntimeFlags.bound,
+            let key = _ambient_binding_key_load()
+        {
+            return Unmanaged<TaskLocal<InjectionContext>>.fromOpaque(key)._withUnsafeGuaranteedRef {
+                $0.withValue(self) { _capture(body) }
+            }
+        }
+        return _boundSlowly(body)
+    }
+
+    /// `_bound(_:)`'s slow path, out of line so the fast path stays tight.
+    @inlinable @inline(never)
+    func _boundSlowly<R, Failure: Error>(_ body: () throws(Failure) -> R) -> Result<R, Failure> {
+        Binding.markedTaskLocal().withValue(self) { _followed(body) }
+    }
 
     /// Runs `body` inside this freshly made scope's context, then hands the context to
     /// `end` (which recycles its storage): the synchronous `withInjected`'s path. Consuming,
@@ -213,7 +225,7 @@ extension InjectionContext {
         _ body: () throws(Failure) -> R,
         end: (inout InjectionContext) -> Void
     ) throws(Failure) -> R {
-        let outcome = Binding.withReady { $0.withValue(self) { _capture(body) } }
+        let outcome = _bound(body)
         end(&self)
         return try outcome.get()
     }
@@ -225,7 +237,7 @@ extension InjectionContext {
         _ body: () throws(Failure) -> R,
         end: (inout InjectionContext) -> Void
     ) throws(Failure) -> R {
-        let outcome = SwiftLogChannel.withBridge { Binding.withReady { $0.withValue(self) { _capture(body) } } }
+        let outcome = SwiftLogChannel.withBridge { _bound(body) }
         end(&self)
         return try outcome.get()
     }

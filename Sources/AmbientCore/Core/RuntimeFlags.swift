@@ -22,6 +22,9 @@ enum RuntimeFlags {
     /// Set instead of `bound` when the runtime's borrowed read failed its self-check: reads
     /// use the public `TaskLocal.get()` (see Binding.swift). Never cleared.
     @usableFromInline static let publicRead: UInt32 = AMBIENT_FLAG_PUBLIC_READ
+    /// Set while a ``ScopeFollower`` is registered: binding a context then runs the
+    /// followers' installs and restores around the body.
+    @usableFromInline static let followers: UInt32 = AMBIENT_FLAG_FOLLOWERS
 
     /// Called before every binding: the first time, publishes the binding's `key`, checks
     /// that the borrowed read works (Binding.swift), then sets `bound` if it does and

@@ -17,10 +17,13 @@ extern "C" {
 /// Bit 3: a binding has been made, but the first binding's self-check found the runtime's
 ///        borrowed read unusable: reads go through the public `TaskLocal.get()` (set instead
 ///        of bit 0, never cleared).
+/// Bit 4: a scope follower is registered (state outside Ambient that follows scopes onto
+///        threads): set after it is published, cleared when the last one is removed.
 #define AMBIENT_FLAG_BOUND 1u
 #define AMBIENT_FLAG_PROCESS_WIDE 2u
 #define AMBIENT_FLAG_STRICT 4u
 #define AMBIENT_FLAG_PUBLIC_READ 8u
+#define AMBIENT_FLAG_FOLLOWERS 16u
 
 extern uint32_t _ambient_flags;
 

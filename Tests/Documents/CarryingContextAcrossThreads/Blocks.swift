@@ -83,6 +83,28 @@ func startSyncTimer() {
 }
 
 // Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:160
+final class ThumbnailCache {
+    // was: private let queue = DispatchQueue(label: "thumbnails")
+    private let queue = CarryingQueue(label: "thumbnails")
+
+    func warmUp(_ names: [String]) {
+        for name in names {
+            queue.async {                                            // unchanged
+                Defaults.current.set(true, forKey: "thumbnail.\(name)")
+            }
+        }
+    }
+}
+
+@Test func warmingUpMarksEveryThumbnail() async {
+    let background = BackgroundQueue.tracked()
+    let defaults = Defaults.inMemory()
+    withInjected(background, defaults) { ThumbnailCache().warmUp(["a", "b"]) }
+    await background.finished()          // every submission, and what each sent on, has run
+    #expect(defaults.bool(forKey: "thumbnail.a") && defaults.bool(forKey: "thumbnail.b"))
+}
+
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:199
 @MainActor final class CheckoutStatus {
     var status = ""
     var ticks = 0
@@ -111,7 +133,7 @@ func startSyncTimer() {
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:205
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:244
 final class SyncManager: @unchecked Sendable {  // its wrappers are set once, when it is made
     @Captured var clock: Clock
     @Captured var log: Logger
@@ -124,8 +146,8 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:232
-@MainActor func block232() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:271
+@MainActor func block271() async throws {
     let carried = CarriedValues(Clock.self, Note.self)
 
     // The test, about to start a child process:
@@ -141,16 +163,16 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(seen == (noon, "from the test"))
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:264
-@MainActor func block264() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:303
+@MainActor func block303() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         print(InjectionContext.current)
         print(InjectionContext.current.debugDescription)
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:283
-@MainActor func block283() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:322
+@MainActor func block322() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         #expect(InjectionContext.current[Clock.self]?.now == Date(timeIntervalSince1970: 0))
         #expect(InjectionContext.current[Logger.self] == nil)  // not injected here
@@ -159,7 +181,7 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(InjectionContext.current.isEmpty)  // outside every scope
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:299
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:338
 struct APIEndpoint: AmbientValue {
     var baseURL: String
     static var defaultValue: APIEndpoint { APIEndpoint(baseURL: "https://api.example.com") }
@@ -172,7 +194,7 @@ final class Uploader: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:317
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:356
 @Test func uploadsGoToStaging() async {
     let staging = APIEndpoint(baseURL: "https://staging.example.com")
     let url = await withInjectedProcessWide(staging) {
@@ -183,13 +205,13 @@ final class Uploader: Sendable {
     #expect(url == "https://staging.example.com/upload")
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:406
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:445
 func loadInBackground(completion: @escaping @Sendable (String) -> Void) {
     let work = InjectionContext.current.bind { completion(makeWidget()) }  // carries the caller's values
     DispatchQueue.global().async(execute: work)
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:431
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:470
 @Test func theSearchHonoursTheLimit() async {
     // NoteManager searches on a private queue: nothing to wrap.
     await withInjectedProcessWide(Preferences(values: ["searchLimit": "5"])) {
@@ -213,12 +235,12 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     try await block70()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:232 holds what it expects") func block232HoldsWhatItExpects() async throws {
-    try await block232()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:271 holds what it expects") func block271HoldsWhatItExpects() async throws {
+    try await block271()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:264 prints what the page shows") func block264PrintsWhatThePageShows() async throws {
-    let printed = try await PrintCapture.output { try await block264() }
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:303 prints what the page shows") func block303PrintsWhatThePageShows() async throws {
+    let printed = try await PrintCapture.output { try await block303() }
     #expect(printed == """
         InjectionContext(Defaults: Defaults.inMemory(2 keys), Clock: Clock.fixed(1970-01-01 00:00:00 +0000))
         InjectionContext {
@@ -228,6 +250,6 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
         """ + "\n")
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:283 holds what it expects") func block283HoldsWhatItExpects() async throws {
-    try await block283()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:322 holds what it expects") func block322HoldsWhatItExpects() async throws {
+    try await block322()
 }

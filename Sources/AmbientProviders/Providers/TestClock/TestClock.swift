@@ -282,6 +282,18 @@ public final class TestClock: Sendable, CustomStringConvertible {
         try time.woken.causing(body)
     }
 
+    /// Holds `advance` and `run` from moving time on until the matching `releaseSettling()`,
+    /// as running work the clock woke does: a driven `BackgroundQueue` holds it for each
+    /// piece of work it has queued and not yet run.
+    func holdSettling() {
+        time.woken.hold()
+    }
+
+    /// Ends one `holdSettling()`.
+    func releaseSettling() {
+        time.woken.release()
+    }
+
     /// A short description: the time and how many are sleeping.
     public var description: String {
         time.description

@@ -171,6 +171,17 @@ final class WokenWork: @unchecked Sendable {
         return try await body()
     }
 
+    /// Counts one piece of work until ``release()``: work handed to a queue the hook cannot
+    /// see (a driven `BackgroundQueue`'s) holds `settle` from the moment it is submitted.
+    func hold() {
+        state.withLock { $0.running += 1 }
+    }
+
+    /// Ends one ``hold()``.
+    func release() {
+        finishedOne()
+    }
+
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
     /// until `timeout` of real time has passed. Returns `false` on time-out.
     ///

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Dispatch
+import Foundation
+
+// Why: a module with dozens of `queue.async { … }` calls loses the caller's injected values
+// at each one unless every call is wrapped in `bind`. A queue that carries them is changed
+// once, where it is declared.
+
+/// A `DispatchQueue` whose every submission runs inside the submitter's scope: legacy code
+/// changes the line that makes its queue, not the calls that use it.
+///
+/// ```swift
+/// final class ReceiptStore {
+///     // was: private let queue = DispatchQueue(label: "receipts")
+///     private let queue = CarryingQueue(label: "receipts")
+///
+///     func save(_ receipt: String) {
+///         queue.async {                                        // unchanged
+///             Defaults.current.set(receipt, forKey: "last")    // the caller's Defaults
+///         }
+///     }
+/// }
+/// ```
+///
+/// It has the surface such code calls: `async` (with a group, a QoS, `.barrier`), `sync`,
+/// `asyncAfter` and `concurrentPerform`. Each submission captures the caller's
+/// ``InjectionContext`` and runs the work inside it, on Dispatch's threads, exactly as
+/// `queue.async(execute: InjectionContext.current.bind { … })` would; a submission carries
+/// its own submitter's scope, never a later one, so parallel tests that share one queue
+/// object each see their own values. Outside any scope nothing is carried and the work runs
+/// as Dispatch runs it.
+///
+/// What happens to the work is the scope's ``BackgroundQueue``: run (``BackgroundQueue/live``,
+/// the default), counted until finished (``BackgroundQueue/tracked()``), or run in one
+/// order a ``TestClock`` drives (``BackgroundQueue/driven(by:)``).
+///
+/// Work submitted through ``queue`` itself, or through other Dispatch queues, is not carried.
+public final class CarryingQueue: Sendable, CustomStringConvertible {
+    /// When deferred work runs, written as for Dispatch: `.now() + 5` (seconds),
+    /// `.now() + .milliseconds(300)`; a delay from the moment of submission, so on a driven
+    /// queue `.now()` is the test clock's time.
+    public typealias Deadline = MainQueue.Deadline
+
+    /// The Dispatch queue the work runs on when it runs live: for APIs that take a
+    /// `DispatchQueue`. What is submitted to it directly is not carried.
+    public let queue: DispatchQueue
+
+    /// A queue like `DispatchQueue(label:qos:attributes:target:)` makes: serial unless
+    /// `attributes` has `.concurrent`.
+    public init(
+        label: String, qos: DispatchQoS = .unspecified, attributes: DispatchQueue.Attributes = [],
+        target: DispatchQueue? = nil
+    ) {
+        queue = DispatchQueue(label: label, qos: qos, attributes: attributes, target: target)
+    }
+
+    /// Carries submissions to an existing Dispatch queue (`.global()`, a queue made elsewhere).
+    public init(_ queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// `DispatchQueue.global(qos:)`, carrying. ``BackgroundQueue/current``'s methods submit here.
+    public static func global(qos: DispatchQoS.QoSClass = .default) -> CarryingQueue {
+        switch qos {
+        case .userInteractive: return userInteractive
+        case .userInitiated: return userInitiated
+        case .utility: return utility
+        case .background: return background
+        default: return defaultGlobal
+        }
+    }
+
+    private static let userInteractive = CarryingQueue(.global(qos: .userInteractive))
+    private static let userInitiated = CarryingQueue(.global(qos: .userInitiated))
+    private static let defaultGlobal = CarryingQueue(.global(qos: .default))
+    private static let utility = CarryingQueue(.global(qos: .utility))
+    private static let background = CarryingQueue(.global(qos: .background))
+
+    /// The queue's label.
+    public var label: String {
+        queue.label
+    }
+
+    /// `CarryingQueue(label)`.
+    public var description: String {
+        "CarryingQueue(\(queue.label))"
+    }
+
+    /// `DispatchQueue.async(group:qos:flags:execute:)`: `work` runs on this queue (with
+    /// `.barrier`, alone on a concurrent one), inside the caller's scope.
+    public func async(
+        group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        let context = InjectionContext.current
+        if let background = BackgroundQueue.current.state.object {
+            background.async(on: queue, group: group, qos: qos, flags: flags, context: context, work: work)
+        } else if context.isEmpty {
+            queue.async(group: group, qos: qos, flags: flags, execute: work)
+        } else {
+            queue.async(group: group, qos: qos, flags: flags) { context.run(work) }
+        }
+    }
+
+    /// `DispatchQueue.asyncAfter(deadline:qos:flags:execute:)`: `work` runs on this queue once
+    /// `deadline` has come (on a driven queue: the test clock's), inside the caller's scope.
+    public func asyncAfter(
+        deadline: Deadline, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        guard deadline < Deadline.never else { return }
+        let context = InjectionContext.current
+        if let background = BackgroundQueue.current.state.object {
+            background.asyncAfter(deadline.delay, on: queue, qos: qos, flags: flags, context: context, work: work)
+        } else {
+            let when = DispatchTime.now() + deadline.delay.timeInterval
+            if context.isEmpty {
+                queue.asyncAfter(deadline: when, qos: qos, flags: flags, execute: work)
+            } else {
+                queue.asyncAfter(deadline: when, qos: qos, flags: flags) { context.run(work) }
+            }
+        }
+    }
+
+    /// `DispatchQueue.sync(execute:)`: runs `work` on this queue, inside the caller's scope,
+    /// and returns what it returns once it has run. On a driven queue, after the work
+    /// submitted before it (in place when called from that work).
+    public func sync<T, Failure: Error>(execute work: () throws(Failure) -> T) throws(Failure) -> T {
+        try sync(flags: [], execute: work)
+    }
+
+    /// `DispatchQueue.sync(flags:execute:)`: ``sync(execute:)`` with flags (`.barrier`).
+    public func sync<T, Failure: Error>(
+        flags: DispatchWorkItemFlags, execute work: () throws(Failure) -> T
+    ) throws(Failure) -> T {
+        let context = InjectionContext.current
+        if let background = BackgroundQueue.current.state.object {
+            return try background.sync(on: queue, flags: flags, context: context, work: work).get()
+        }
+        return try queue.sync(flags: flags) { context.run { Result(catching: work) } }.get()
+    }
+
+    /// `DispatchQueue.concurrentPerform(iterations:execute:)`: `work` runs once per index, in
+    /// parallel on Dispatch's threads, each inside the caller's scope; on a driven queue,
+    /// one index after the other in order, on this thread. Returns when all have.
+    public static func concurrentPerform(iterations: Int, execute work: (Int) -> Void) {
+        if BackgroundQueue.current.state.object?.testClock != nil {
+            for index in 0..<iterations { work(index) }
+            return
+        }
+        let context = InjectionContext.current
+        withoutActuallyEscaping(work) { work in
+            // Dispatch returns only once every iteration has run, and runs them in parallel
+            // by design: `work` neither outlives this call nor is sent anywhere it is not.
+            nonisolated(unsafe) let work = work
+            DispatchQueue.concurrentPerform(iterations: iterations) { index in
+                context.run { work(index) }
+            }
+        }
+    }
+}
