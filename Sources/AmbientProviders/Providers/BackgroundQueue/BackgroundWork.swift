@@ -168,13 +168,25 @@ final class BackgroundWork: Sendable {
         }
     }
 
+    /// `work`, carried in `context` and counted from now until it has run: for work that
+    /// runs where this object does not schedule it (an operation queue, a thread).
+    func counted(_ context: InjectionContext, _ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        begin()
+        return {
+            context.run(work)
+            self.end()
+        }
+    }
+
     // MARK: - Counting and waiting
 
-    private func begin() {
+    /// Counts one more unfinished piece of work.
+    func begin() {
         state.withLock { $0.unfinished += 1 }
     }
 
-    private func end() {
+    /// One piece of work has finished: wakes the waiters if it was the last.
+    func end() {
         let waiters = state.withLock { state -> [(id: UInt64, waiter: Waiter)] in
             state.unfinished -= 1
             guard state.unfinished == 0 else { return [] }

@@ -164,6 +164,43 @@ struct BackgroundQueueTests {
         #expect(BackgroundQueue.tracked().waitUntilFinished(timeout: .milliseconds(1)))
     }
 
+    @Test func operationQueueBlocksBarriersAndCarryingOperationsRunInTheAddersScope() async {
+        final class Tagging: CarryingOperation, @unchecked Sendable {
+            let seen: Locked<[Int]>
+            init(_ seen: Locked<[Int]>) { self.seen = seen }
+            override func main() { seen.withLock { $0.append(Number.current.value) } }
+        }
+        let background = BackgroundQueue.tracked()
+        let seen = Locked<[Int]>([])
+        let queue = CarryingOperationQueue()
+        let made = Tagging(seen)  // made outside any scope, added inside one
+        withInjected(background, Number(value: 5)) {
+            queue.addOperation { seen.withLock { $0.append(Number.current.value) } }
+            queue.addBarrierBlock { seen.withLock { $0.append(Number.current.value) } }
+            queue.addOperation(made)
+            queue.addOperations([Tagging(seen)], waitUntilFinished: false)
+        }
+        await background.finished()
+        #expect(seen.withLock { $0 } == [5, 5, 5, 5])
+        queue.addOperations([Tagging(seen)], waitUntilFinished: true)  // outside any scope: the defaults
+        #expect(seen.withLock { $0.last } == Number.defaultValue.value)
+    }
+
+    @Test func aCarryingThreadRunsInTheScopeThatMadeIt() async {
+        let background = BackgroundQueue.tracked()
+        let seen = Locked<[Int]>([])
+        let thread = withInjected(background, Number(value: 9)) {
+            let thread = CarryingThread { seen.withLock { $0.append(Number.current.value) } }
+            thread.name = "carried"
+            thread.start()
+            CarryingThread.detachNewThread { seen.withLock { $0.append(Number.current.value) } }
+            return thread
+        }
+        await background.finished()
+        #expect(seen.withLock { $0 } == [9, 9])
+        #expect(!thread.isCancelled)
+    }
+
     @Test func describesItsForm() {
         #expect(BackgroundQueue.live.description == "BackgroundQueue.live")
         #expect(BackgroundQueue.tracked().description == "BackgroundQueue.tracked()")
