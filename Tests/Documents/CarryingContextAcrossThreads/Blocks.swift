@@ -104,7 +104,38 @@ final class ThumbnailCache {
     #expect(defaults.bool(forKey: "thumbnail.a") && defaults.bool(forKey: "thumbnail.b"))
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:199
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:205
+/// An older logging library's per-thread context.
+enum LegacyLogContext {
+    static var requestID: String? {
+        get { Thread.current.threadDictionary["requestID"] as? String }
+        set { Thread.current.threadDictionary["requestID"] = newValue }
+    }
+}
+
+struct RequestID: AmbientValue {
+    let value: String
+    static var defaultValue: RequestID { RequestID(value: "none") }
+}
+
+let requestIDFollowsTheScope = ScopeFollower(
+    install: { context -> String? in
+        let saved = LegacyLogContext.requestID
+        LegacyLogContext.requestID = context[RequestID.self]?.value
+        return saved
+    },
+    restore: { saved in LegacyLogContext.requestID = saved })
+
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:228
+@MainActor func block228() async throws {
+    let registration = requestIDFollowsTheScope.register()   // once, for the whole process
+    withInjected(RequestID(value: "r-42")) {
+        #expect(LegacyLogContext.requestID == "r-42")         // the legacy state, installed
+    }
+    registration.cancel()
+}
+
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:247
 @MainActor final class CheckoutStatus {
     var status = ""
     var ticks = 0
@@ -133,7 +164,7 @@ final class ThumbnailCache {
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:244
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:292
 final class SyncManager: @unchecked Sendable {  // its wrappers are set once, when it is made
     @Captured var clock: Clock
     @Captured var log: Logger
@@ -146,8 +177,8 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:271
-@MainActor func block271() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:319
+@MainActor func block319() async throws {
     let carried = CarriedValues(Clock.self, Note.self)
 
     // The test, about to start a child process:
@@ -163,16 +194,16 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(seen == (noon, "from the test"))
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:303
-@MainActor func block303() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:351
+@MainActor func block351() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         print(InjectionContext.current)
         print(InjectionContext.current.debugDescription)
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:322
-@MainActor func block322() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:370
+@MainActor func block370() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         #expect(InjectionContext.current[Clock.self]?.now == Date(timeIntervalSince1970: 0))
         #expect(InjectionContext.current[Logger.self] == nil)  // not injected here
@@ -181,7 +212,7 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(InjectionContext.current.isEmpty)  // outside every scope
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:338
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:386
 struct APIEndpoint: AmbientValue {
     var baseURL: String
     static var defaultValue: APIEndpoint { APIEndpoint(baseURL: "https://api.example.com") }
@@ -194,7 +225,7 @@ final class Uploader: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:356
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:404
 @Test func uploadsGoToStaging() async {
     let staging = APIEndpoint(baseURL: "https://staging.example.com")
     let url = await withInjectedProcessWide(staging) {
@@ -205,13 +236,13 @@ final class Uploader: Sendable {
     #expect(url == "https://staging.example.com/upload")
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:445
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:493
 func loadInBackground(completion: @escaping @Sendable (String) -> Void) {
     let work = InjectionContext.current.bind { completion(makeWidget()) }  // carries the caller's values
     DispatchQueue.global().async(execute: work)
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:470
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:518
 @Test func theSearchHonoursTheLimit() async {
     // NoteManager searches on a private queue: nothing to wrap.
     await withInjectedProcessWide(Preferences(values: ["searchLimit": "5"])) {
@@ -235,12 +266,16 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     try await block70()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:271 holds what it expects") func block271HoldsWhatItExpects() async throws {
-    try await block271()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:228 holds what it expects") func block228HoldsWhatItExpects() async throws {
+    try await block228()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:303 prints what the page shows") func block303PrintsWhatThePageShows() async throws {
-    let printed = try await PrintCapture.output { try await block303() }
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:319 holds what it expects") func block319HoldsWhatItExpects() async throws {
+    try await block319()
+}
+
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:351 prints what the page shows") func block351PrintsWhatThePageShows() async throws {
+    let printed = try await PrintCapture.output { try await block351() }
     #expect(printed == """
         InjectionContext(Defaults: Defaults.inMemory(2 keys), Clock: Clock.fixed(1970-01-01 00:00:00 +0000))
         InjectionContext {
@@ -250,6 +285,6 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
         """ + "\n")
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:322 holds what it expects") func block322HoldsWhatItExpects() async throws {
-    try await block322()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:370 holds what it expects") func block370HoldsWhatItExpects() async throws {
+    try await block370()
 }

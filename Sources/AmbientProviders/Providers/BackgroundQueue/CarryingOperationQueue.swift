@@ -66,7 +66,7 @@ open class CarryingOperationQueue: OperationQueue, @unchecked Sendable {
 
 /// An `Operation` whose work runs inside a scope: the one it is added from when a
 /// ``CarryingOperationQueue`` runs it, else the one it was made in. Subclass it where the
-/// code subclassed `Operation`, and override `main()` as before.
+/// code subclassed `Operation`; `main()` is overridden as for `Operation`.
 ///
 /// ```swift
 /// // was: final class SyncOperation: Operation {
