@@ -61,7 +61,7 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
         self.queue = queue
     }
 
-    /// `DispatchQueue.global(qos:)`, carrying. ``BackgroundQueue/current``'s methods submit here.
+    /// `DispatchQueue.global(qos:)`, carrying: where `BackgroundQueue.current`'s methods submit.
     public static func global(qos: DispatchQoS.QoSClass = .default) -> CarryingQueue {
         switch qos {
         case .userInteractive: return userInteractive
