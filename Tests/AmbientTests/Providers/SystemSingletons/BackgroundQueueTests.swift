@@ -201,6 +201,20 @@ struct BackgroundQueueTests {
         #expect(!thread.isCancelled)
     }
 
+    @Test func strictModeTravelsWithTheWorkAndReportsWhatItReadsLive() async {
+        let background = BackgroundQueue.tracked()
+        let reported = Locked<[String]>([])
+        let strict = StrictMode { type in reported.withLock { $0.append("\(type)") } }
+        withInjected(background, strict, Number(value: 1)) {
+            CarryingQueue(label: "strict").async {
+                _ = Number.current  // injected: fine
+                _ = Tag.current  // not injected: reported, on the queue's thread
+            }
+        }
+        await background.finished()
+        #expect(reported.withLock { $0 } == ["Tag"])
+    }
+
     @Test func describesItsForm() {
         #expect(BackgroundQueue.live.description == "BackgroundQueue.live")
         #expect(BackgroundQueue.tracked().description == "BackgroundQueue.tracked()")
