@@ -39,11 +39,21 @@ let package = Package(
                 .product(name: "Dependencies", package: "swift-dependencies"),
             ]
         ),
+        // The swift-log bridges' handler and sink that consume an entry and nothing more: the
+        // "bridge:" rows of both.
+        .target(
+            name: "LogFixtures",
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "InstructionCount",
             dependencies: [
                 "BreadthFixtures",
                 "CarryingFixtures",
+                "LogFixtures",
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
@@ -67,6 +77,7 @@ let package = Package(
                 .product(name: "ServiceContextModule", package: "swift-service-context"),
                 "BreadthFixtures",
                 "CarryingFixtures",
+                "LogFixtures",
             ],
             path: "Benchmarks/AmbientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

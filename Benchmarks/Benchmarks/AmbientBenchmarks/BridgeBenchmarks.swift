@@ -5,30 +5,8 @@
 // `run` lists "bridge:" in KILO: each sample logs 1,000 entries.
 import Ambient
 import Benchmark
+import LogFixtures
 import Logging
-
-/// A swift-log handler that consumes the event and nothing more: swift-log's own floor.
-struct ConsumingLogHandler: LogHandler {
-    var logLevel: Logging.Logger.Level = .trace
-    var metadata: Logging.Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logging.Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        blackHole(event.message.description)
-        blackHole(event.metadata)
-    }
-}
-
-/// An Ambient sink that consumes the entry and nothing more: Ambient's own floor.
-struct ConsumingLogSink: LogSink {
-    func write(_ entry: Ambient.Logger.Entry) {
-        blackHole(entry)
-    }
-}
 
 let consumingSwiftLog = Logging.Logger(label: "bench") { _ in ConsumingLogHandler() }
 let bridgedSwiftLog = Logging.Logger(label: "bench", factory: AmbientLogHandler.init)

@@ -6,6 +6,7 @@
 import Ambient
 import CarryingFixtures
 import Foundation
+import LogFixtures
 import Logging
 
 /// A type injected only to stand between a read and the scope that holds its value.
@@ -18,28 +19,6 @@ struct Filler: AmbientValue {
 final class ClockUser: @unchecked Sendable {
     // @unchecked: the wrapper is written only by `init`.
     @Captured var clock: Clock
-}
-
-/// A swift-log handler that drops every entry: the bridge's cost alone.
-struct DroppingLogHandler: LogHandler {
-    var logLevel: Logging.Logger.Level = .trace
-    var metadata: Logging.Logger.Metadata = [:]
-
-    subscript(metadataKey key: String) -> Logging.Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        consume(event.message)
-    }
-}
-
-/// An Ambient sink that drops every entry.
-struct DroppingLogSink: LogSink {
-    func write(_ entry: Ambient.Logger.Entry) {
-        consume(entry)
-    }
 }
 
 /// `depth` nested scopes: the outermost injects the clock read, each inner one another type.
@@ -98,12 +77,12 @@ let allocationCases: [String: @Sendable (Int) -> Void] = [
     },
     "bridge: swift-log entry into Logger.current (AmbientLogHandler)": { count in
         let bridged = Logging.Logger(label: "count", factory: AmbientLogHandler.init)
-        withInjected(Ambient.Logger(sink: DroppingLogSink(), level: .trace)) {
+        withInjected(Ambient.Logger(sink: ConsumingLogSink(), level: .trace)) {
             for index in 0..<count { bridged.info("entry", metadata: ["index": "\(index)"]) }
         }
     },
     "bridge: Ambient entry into swift-log (Logger.bridging)": { count in
-        let dropping = Logging.Logger(label: "count") { _ in DroppingLogHandler() }
+        let dropping = Logging.Logger(label: "count") { _ in ConsumingLogHandler() }
         withInjected(Ambient.Logger.bridging(to: dropping)) {
             for index in 0..<count { Ambient.Logger.current.info("entry", metadata: ["index": "\(index)"]) }
         }

@@ -17,7 +17,7 @@ import Foundation
 @usableFromInline
 final class BackgroundWork: Sendable {
     /// A piece of driven work waiting for the test clock to reach its deadline.
-    private struct Delayed: Sendable {
+    private struct Delayed: Sendable, DueWork {
         let order: UInt64
         let deadline: Clock.Instant
         let run: @Sendable () -> Void
@@ -156,15 +156,9 @@ final class BackgroundWork: Sendable {
     private func takeNextDue() -> Delayed? {
         guard let now = testClock?.instant else { return nil }
         return state.withLock { state -> Delayed? in
-            let due = state.delayed.indices.filter { state.delayed[$0].deadline <= now }
-            guard
-                let first = due.min(by: {
-                    (state.delayed[$0].deadline, state.delayed[$0].order)
-                        < (state.delayed[$1].deadline, state.delayed[$1].order)
-                })
-            else { return nil }
+            guard let next = state.delayed.removeNextDue(by: now) else { return nil }
             state.unfinished += 1
-            return state.delayed.remove(at: first)
+            return next
         }
     }
 

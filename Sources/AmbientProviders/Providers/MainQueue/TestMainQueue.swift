@@ -10,7 +10,7 @@ import Foundation
 /// The work scheduled on a ``MainQueue/driven(by:)`` queue, and the sleepers that run it.
 @usableFromInline
 final class TestMainQueue: Sendable {
-    private struct Item: Sendable {
+    private struct Item: Sendable, DueWork {
         let order: UInt64
         let deadline: Clock.Instant
         let repeating: Duration?
@@ -80,14 +80,7 @@ final class TestMainQueue: Sendable {
         let now = testClock.instant
         return pending.withLock { pending in
             pending.items.removeAll { $0.timer?.isValid == false }
-            let due = pending.items.indices.filter { pending.items[$0].deadline <= now }
-            guard
-                let first = due.min(by: {
-                    (pending.items[$0].deadline, pending.items[$0].order)
-                        < (pending.items[$1].deadline, pending.items[$1].order)
-                })
-            else { return nil }
-            return pending.items.remove(at: first)
+            return pending.items.removeNextDue(by: now)
         }
     }
 }
