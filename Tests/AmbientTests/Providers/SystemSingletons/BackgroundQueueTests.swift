@@ -223,35 +223,43 @@ struct BackgroundQueueTests {
     }
 
     /// Parallel tests share the queue objects and each inject their own values: every
-    /// submission carries exactly its submitter's scope, on busy CPUs.
-    @Test(arguments: 0..<16)
-    func parallelTestsSharingQueuesSeeOnlyTheirOwnValues(test: Int) async {
-        let background = BackgroundQueue.tracked()
+    /// submission carries exactly its submitter's scope, on busy CPUs. Sixteen "tests" at
+    /// once, each with its own tracked queue and eight tasks of its own.
+    @Test func parallelTestsSharingQueuesSeeOnlyTheirOwnValues() async {
         let mismatches = Locked(0)
         let busy = BackgroundThreads.spinning(2)
-        await withInjected(background) {
-            await withTaskGroup(of: Void.self) { group in
-                for task in 0..<8 {
-                    group.addTask {
-                        let mine = test * 1_000 + task
-                        withInjected(Number(value: mine)) {
-                            for _ in 0..<50 {
-                                ReceiptStore.sharedQueue.async {
-                                    if Number.current.value != mine { mismatches.withLock { $0 += 1 } }
-                                    CarryingQueue.global().async {
-                                        if Number.current.value != mine { mismatches.withLock { $0 += 1 } }
+        await withTaskGroup(of: Void.self) { tests in
+            for test in 0..<16 {
+                tests.addTask {
+                    let background = BackgroundQueue.tracked()
+                    await withInjected(background) {
+                        await withTaskGroup(of: Void.self) { group in
+                            for task in 0..<8 {
+                                group.addTask {
+                                    let mine = test * 1_000 + task
+                                    withInjected(Number(value: mine)) {
+                                        for _ in 0..<50 {
+                                            ReceiptStore.sharedQueue.async {
+                                                if Number.current.value != mine { mismatches.withLock { $0 += 1 } }
+                                                CarryingQueue.global().async {
+                                                    if Number.current.value != mine {
+                                                        mismatches.withLock { $0 += 1 }
+                                                    }
+                                                }
+                                            }
+                                        }
                                     }
                                 }
                             }
                         }
                     }
+                    await background.finished()
+                    if background.unfinished != 0 { mismatches.withLock { $0 += 1 } }
                 }
             }
         }
-        await background.finished()
         busy.stop()
         #expect(mismatches.withLock { $0 } == 0)
-        #expect(background.unfinished == 0)
     }
 }
 
