@@ -71,19 +71,18 @@ final class BackgroundWork: Sendable {
         context: InjectionContext, work: @escaping @Sendable () -> Void
     ) {
         group?.enter()
-        begin()
-        let run: @Sendable () -> Void = {
-            context.run(work)
-            self.end()
-            group?.leave()
-        }
+        let run = counted(context, work)
         guard let serial, let testClock else {
-            queue.async(qos: qos, flags: flags, execute: run)
+            queue.async(qos: qos, flags: flags) {
+                run()
+                group?.leave()
+            }
             return
         }
         testClock.holdSettling()
         serial.async {
             run()
+            group?.leave()
             testClock.releaseSettling()
         }
     }
@@ -94,15 +93,13 @@ final class BackgroundWork: Sendable {
         _ delay: Duration, on queue: DispatchQueue, qos: DispatchQoS, flags: DispatchWorkItemFlags,
         context: InjectionContext, work: @escaping @Sendable () -> Void
     ) {
-        let run: @Sendable () -> Void = {
-            context.run(work)
-            self.end()
-        }
         guard let testClock else {
-            begin()
-            queue.asyncAfter(deadline: .now() + delay.timeInterval, qos: qos, flags: flags, execute: run)
+            queue.asyncAfter(
+                deadline: .now() + delay.timeInterval, qos: qos, flags: flags, execute: counted(context, work))
             return
         }
+        // Counted once the clock reaches it (`takeNextDue`), not before.
+        let run = finishing(context, work)
         let deadline = testClock.instant.advanced(by: delay)
         state.withLock { state in
             state.delayed.append(Delayed(order: state.nextOrder, deadline: deadline, run: run))
@@ -162,11 +159,17 @@ final class BackgroundWork: Sendable {
         }
     }
 
-    /// `work`, carried in `context` and counted from now until it has run: for work that
-    /// runs where this object does not schedule it (an operation queue, a thread).
+    /// `work`, carried in `context` and counted from now until it has run: what this object
+    /// queues itself, and work that runs where it does not schedule it (an operation queue).
     func counted(_ context: InjectionContext, _ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         begin()
-        return {
+        return finishing(context, work)
+    }
+
+    /// `work`, carried in `context`, then one count ended.
+    private func finishing(_ context: InjectionContext, _ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+    {
+        {
             context.run(work)
             self.end()
         }

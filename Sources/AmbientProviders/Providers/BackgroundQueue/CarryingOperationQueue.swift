@@ -54,8 +54,7 @@ open class CarryingOperationQueue: OperationQueue, @unchecked Sendable {
     private static func carried(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         let context = InjectionContext.current
         if let background = BackgroundQueue.current.state.object { return background.counted(context, block) }
-        if context.isEmpty { return block }
-        return { context.run(block) }
+        return context.carrying(block)
     }
 
     private static func carry(_ operation: Operation) {

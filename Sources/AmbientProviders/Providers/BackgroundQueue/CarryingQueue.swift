@@ -97,10 +97,8 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
         let context = InjectionContext.current
         if let background = BackgroundQueue.current.state.object {
             background.async(on: queue, group: group, qos: qos, flags: flags, context: context, work: work)
-        } else if context.isEmpty {
-            queue.async(group: group, qos: qos, flags: flags, execute: work)
         } else {
-            queue.async(group: group, qos: qos, flags: flags) { context.run(work) }
+            queue.async(group: group, qos: qos, flags: flags, execute: context.carrying(work))
         }
     }
 
@@ -115,12 +113,9 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
         if let background = BackgroundQueue.current.state.object {
             background.asyncAfter(deadline.delay, on: queue, qos: qos, flags: flags, context: context, work: work)
         } else {
-            let when = DispatchTime.now() + deadline.delay.timeInterval
-            if context.isEmpty {
-                queue.asyncAfter(deadline: when, qos: qos, flags: flags, execute: work)
-            } else {
-                queue.asyncAfter(deadline: when, qos: qos, flags: flags) { context.run(work) }
-            }
+            queue.asyncAfter(
+                deadline: .now() + deadline.delay.timeInterval, qos: qos, flags: flags,
+                execute: context.carrying(work))
         }
     }
 
@@ -159,5 +154,14 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
                 context.run { work(index) }
             }
         }
+    }
+}
+
+extension InjectionContext {
+    /// `work`, to run inside this context wherever it is called; `work` itself when the
+    /// context is empty (nothing to carry: the work runs as Dispatch runs it).
+    func carrying(_ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        if isEmpty { return work }
+        return { self.run(work) }
     }
 }
