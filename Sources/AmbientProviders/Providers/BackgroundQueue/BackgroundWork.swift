@@ -115,7 +115,7 @@ final class BackgroundWork: Sendable {
                 } catch {
                     return
                 }
-                await testClock.counting { await runDue() }
+                runDue()
             }
         }
     }
@@ -138,15 +138,19 @@ final class BackgroundWork: Sendable {
 
     /// The delayed work due by the test clock's time, run in the driven order: earliest
     /// deadline first, then in the order submitted.
-    private func runDue() async {
-        guard let serial else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            serial.async {
-                while let item = self.takeNextDue() {
-                    item.run()
-                }
-                continuation.resume()
+    ///
+    /// It holds the clock from here until the last of it has run on the driven order's
+    /// thread, and the sleeper that calls it ends there: nothing an `advance` waits for
+    /// runs after the release, so no hop back to the global pool (which a saturated test
+    /// run can keep waiting for a long time) stands between the work and the settle.
+    private func runDue() {
+        guard let serial, let testClock else { return }
+        testClock.holdSettling()
+        serial.async {
+            while let item = self.takeNextDue() {
+                item.run()
             }
+            testClock.releaseSettling()
         }
     }
 

@@ -56,7 +56,7 @@ final class TestMainQueue: Sendable {
                 } catch {
                     return  // the timer was invalidated
                 }
-                await testClock.counting { await runDue() }
+                await runDue()
             }
         }
         timer?.onInvalidate { sleeper.cancel() }
@@ -64,7 +64,12 @@ final class TestMainQueue: Sendable {
 
     /// Runs, on the main actor, every item due by now, earliest deadline first, then in the
     /// order scheduled; a repeating timer's next firing is scheduled as it fires.
+    ///
+    /// The clock is held from before the hop to the main actor until the last item has run
+    /// there; the hop back to the global pool comes after the release, so the settle does
+    /// not wait for it (a saturated test run can keep such a job waiting a long time).
     private func runDue() async {
+        testClock.holdSettling()
         await MainActor.run {
             while let item = takeNextDue() {
                 testClock.counting { item.work() }
@@ -73,6 +78,7 @@ final class TestMainQueue: Sendable {
                         at: item.deadline.advanced(by: interval), repeating: interval, timer: timer, work: item.work)
                 }
             }
+            testClock.releaseSettling()
         }
     }
 

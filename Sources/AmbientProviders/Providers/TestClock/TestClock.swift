@@ -262,8 +262,6 @@ public final class TestClock: Sendable, CustomStringConvertible {
     ///     await MainActor.run { viewModel.refresh() }      // advance returns after this
     /// }
     /// ```
-    ///
-    /// ``MainQueue/driven(by:)`` runs each piece of main-queue work through this.
     public func counting<R>(_ body: () async throws -> R) async rethrows -> R {
         try await time.woken.holding(body)
     }
@@ -284,7 +282,8 @@ public final class TestClock: Sendable, CustomStringConvertible {
 
     /// Holds `advance` and `run` from moving time on until the matching `releaseSettling()`,
     /// as running work the clock woke does: a driven `BackgroundQueue` holds it for each
-    /// piece of work it has queued and not yet run.
+    /// piece of work it has queued and not yet run, and the driven queues (main and
+    /// background) from a sleeper's wake-up until the work due has run on their thread.
     func holdSettling() {
         time.woken.hold()
     }
