@@ -98,7 +98,34 @@ func syncEveryMinute(times: Int, parse: () -> Void) async throws {
     try await syncing.value
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:268
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:236
+final class Ticks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Duration] = []
+    func append(_ offset: Duration) { lock.withLock { stored.append(offset) } }
+    var offsets: [Duration] { lock.withLock { stored } }
+}
+
+/// Nonisolated: the task it starts runs on the global executor, not the caller's actor.
+nonisolated func startTicking(into ticks: Ticks, every interval: Duration) -> Task<Void, any Error> {
+    Task {
+        while true {
+            try await Clock.current.sleep(for: interval)
+            ticks.append(Clock.current.instant.offset)
+        }
+    }
+}
+
+@MainActor @Test func ticksArriveOnTime() async throws {
+    let testClock = TestClock()
+    let ticks = Ticks()
+    let ticking = withInjected(testClock.clock) { startTicking(into: ticks, every: .seconds(1)) }
+    await testClock.advance(by: .seconds(3))
+    #expect(ticks.offsets == [.seconds(1), .seconds(2), .seconds(3)])
+    ticking.cancel()
+}
+
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:307
 func poll(every interval: Duration, until isDone: () -> Bool) async throws -> Int {
     var polls = 1
     while !isDone() {
@@ -108,7 +135,7 @@ func poll(every interval: Duration, until isDone: () -> Bool) async throws -> In
     return polls
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:279
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:318
 @Test
 func pollingStopsOnceTheDeadlineHasPassed() async throws {
     let start = Date(timeIntervalSince1970: 0)
@@ -125,7 +152,7 @@ func pollingStopsOnceTheDeadlineHasPassed() async throws {
     #expect(testClock.now == start.addingTimeInterval(120))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:312
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:351
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -134,7 +161,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:342
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:381
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -147,19 +174,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:362
-@MainActor func block362() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:401
+@MainActor func block401() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:372
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:411
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:382
-@MainActor func block382() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:421
+@MainActor func block421() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {

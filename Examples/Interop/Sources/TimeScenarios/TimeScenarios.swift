@@ -18,15 +18,22 @@ public struct ScenarioClock<C: Swift.Clock>: Sendable where C.Duration == Durati
     public let advance: @Sendable (Duration) async -> Void
     /// Runs the test's set-up and its advance in the clock's scope, where it has one.
     public let scope: @Sendable (@Sendable () async -> [Int]) async -> [Int]
+    /// Waits until this many tasks sleep on the clock, as a test does before it moves time
+    /// (where the clock has no such wait, it yields).
+    public let waitForSleepers: @Sendable (Int) async -> Void
 
-    /// A scenario clock from its three parts.
+    /// A scenario clock from its parts.
     public init(
         clock: C, advance: @escaping @Sendable (Duration) async -> Void,
-        scope: @escaping @Sendable (@Sendable () async -> [Int]) async -> [Int]
+        scope: @escaping @Sendable (@Sendable () async -> [Int]) async -> [Int],
+        waitForSleepers: @escaping @Sendable (Int) async -> Void = { _ in
+            for _ in 0..<100 { await Task.yield() }
+        }
     ) {
         self.clock = clock
         self.advance = advance
         self.scope = scope
+        self.waitForSleepers = waitForSleepers
     }
 }
 
@@ -37,28 +44,30 @@ extension ScenarioClock where C == Ambient.Clock.Monotonic {
         return ScenarioClock(
             clock: testClock.clock.monotonic,
             advance: { await testClock.advance(by: $0) },
-            scope: { body in await withInjected(testClock.clock) { await body() } })
+            scope: { body in await withInjected(testClock.clock) { await body() } },
+            waitForSleepers: { try? await testClock.waitForSleepers($0) })
     }
 }
 
 /// The scenarios and the output each must give.
 public enum TimeScenario: String, CaseIterable, Sendable {
-    case debounce, throttle, timer
+    case debounce, debounceAfterSleepers, throttle, timer
 
     /// What one correct run outputs.
     public var expected: [Int] {
         switch self {
-        case .debounce: [2, 3]
+        case .debounce, .debounceAfterSleepers: [2, 3]
         case .throttle: [1, 4]
         case .timer: [1, 2, 3, 4, 5]
         }
     }
 
     /// One run with a fresh clock from `makeClock`: the output when the one advance returned.
-    public func run<C>(_ makeClock: () -> ScenarioClock<C>) async -> [Int] {
+    public func run<C>(_ makeClock: @Sendable () -> ScenarioClock<C>) async -> [Int] {
         let clock = makeClock()
         switch self {
         case .debounce: return await debounceRun(clock)
+        case .debounceAfterSleepers: return await debounceRun(clock, waitingForSleepers: true)
         case .throttle: return await throttleRun(clock)
         case .timer: return await timerRun(clock)
         }
@@ -66,8 +75,9 @@ public enum TimeScenario: String, CaseIterable, Sendable {
 }
 
 /// Values 1 and 2 100 ms apart, 3 400 ms later, then the end: a 300 ms debounce emits 2
-/// (at 400 ms) and 3 (at 800 ms).
-func debounceRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
+/// (at 400 ms) and 3 (at 800 ms). Waiting for sleepers: the test first waits until the
+/// producer and the debounce sleep, then moves the clock 10 seconds at once.
+func debounceRun<C>(_ c: ScenarioClock<C>, waitingForSleepers: Bool = false) async -> [Int] {
     await c.scope {
         let channel = AsyncChannel<Int>()
         let output = Collected()
@@ -83,7 +93,12 @@ func debounceRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
             try await c.clock.sleep(for: .milliseconds(400))
             channel.finish()
         }
-        await c.advance(.seconds(2))
+        if waitingForSleepers {
+            await c.waitForSleepers(2)
+            await c.advance(.seconds(10))
+        } else {
+            await c.advance(.seconds(2))
+        }
         return await outputAfterOneAdvance(output, stopping: producer, consumer)
     }
 }
@@ -147,7 +162,7 @@ func outputAfterOneAdvance<each Success>(
 /// Runs `scenario` `count` times with fresh clocks from `makeClock` while two threads spin
 /// on the other cores; returns the wrong outputs.
 public func wrongRuns<C>(
-    of scenario: TimeScenario, _ count: Int, spinningThreads: Int = 2, _ makeClock: () -> ScenarioClock<C>
+    of scenario: TimeScenario, _ count: Int, spinningThreads: Int = 2, _ makeClock: @Sendable () -> ScenarioClock<C>
 ) async -> [[Int]] {
     let spinning = Spinners(count: spinningThreads)
     defer { spinning.stop() }

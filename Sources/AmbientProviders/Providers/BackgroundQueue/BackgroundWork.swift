@@ -81,6 +81,7 @@ final class BackgroundWork: Sendable {
         }
         testClock.holdSettling()
         serial.async {
+            testClock.beginSettling()
             run()
             group?.leave()
             testClock.releaseSettling()
@@ -147,6 +148,7 @@ final class BackgroundWork: Sendable {
         guard let serial, let testClock else { return }
         testClock.holdSettling()
         serial.async {
+            testClock.beginSettling()
             while let item = self.takeNextDue() {
                 item.run()
             }

@@ -71,6 +71,7 @@ final class TestMainQueue: Sendable {
     private func runDue() async {
         testClock.holdSettling()
         await MainActor.run {
+            testClock.beginSettling()
             while let item = takeNextDue() {
                 testClock.counting { item.work() }
                 if let interval = item.repeating, let timer = item.timer, timer.isValid {

@@ -281,16 +281,23 @@ public final class TestClock: Sendable, CustomStringConvertible {
     }
 
     /// Holds `advance` and `run` from moving time on until the matching `releaseSettling()`,
-    /// as running work the clock woke does: a driven `BackgroundQueue` holds it for each
-    /// piece of work it has queued and not yet run, and the driven queues (main and
-    /// background) from a sleeper's wake-up until the work due has run on their thread.
+    /// as work the clock woke does: for work handed to a thread the clock cannot see. A
+    /// driven `BackgroundQueue` holds it for each piece of work it has queued and not yet
+    /// run, and the driven queues (main and background) from a sleeper's wake-up until the
+    /// work due has run on their thread. Until `beginSettling()` the work counts as waiting
+    /// for a thread (that time does not run down the settle timeout, within its extension).
     func holdSettling() {
-        time.woken.hold()
+        time.woken.holdQueued()
     }
 
-    /// Ends one `holdSettling()`.
+    /// The work held by `holdSettling()` has started on its thread.
+    func beginSettling() {
+        time.woken.beginHeld()
+    }
+
+    /// Ends one `holdSettling()`, after its `beginSettling()`.
     func releaseSettling() {
-        time.woken.release()
+        time.woken.releaseHeld()
     }
 
     /// A short description: the time and how many are sleeping.

@@ -171,15 +171,32 @@ final class WokenWork: @unchecked Sendable {
         return try await body()
     }
 
-    /// Counts one piece of work until ``release()``: work handed to a queue the hook cannot
-    /// see (a driven `BackgroundQueue`'s) holds `settle` from the moment it is submitted.
-    func hold() {
-        state.withLock { $0.running += 1 }
+    /// Counts one piece of work handed to a thread the hook cannot see (the main queue, a
+    /// driven `BackgroundQueue`'s) from the moment it is handed over: queued, as a job no
+    /// thread has picked up is, until ``beginHeld()``; running from there to
+    /// ``releaseHeld()``.
+    func holdQueued() {
+        state.withLock { state in
+            state.update {
+                $0.running += 1
+                $0.queued += 1
+            }
+        }
     }
 
-    /// Ends one ``hold()``.
-    func release() {
-        finishedOne()
+    /// The work ``holdQueued()`` counted has started on its thread.
+    func beginHeld() {
+        state.withLock { state in
+            state.update {
+                $0.queued -= 1
+                $0.executing += 1
+            }
+        }
+    }
+
+    /// The work ``holdQueued()`` counted has run.
+    func releaseHeld() {
+        finishedOne(executing: true)
     }
 
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
