@@ -125,7 +125,7 @@ nonisolated func startTicking(into ticks: Ticks, every interval: Duration) -> Ta
     ticking.cancel()
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:307
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:308
 func poll(every interval: Duration, until isDone: () -> Bool) async throws -> Int {
     var polls = 1
     while !isDone() {
@@ -135,7 +135,7 @@ func poll(every interval: Duration, until isDone: () -> Bool) async throws -> In
     return polls
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:318
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:319
 @Test
 func pollingStopsOnceTheDeadlineHasPassed() async throws {
     let start = Date(timeIntervalSince1970: 0)
@@ -152,7 +152,7 @@ func pollingStopsOnceTheDeadlineHasPassed() async throws {
     #expect(testClock.now == start.addingTimeInterval(120))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:351
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:352
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -161,7 +161,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:381
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:382
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -174,19 +174,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:401
-@MainActor func block401() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:402
+@MainActor func block402() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:411
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:412
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:421
-@MainActor func block421() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:422
+@MainActor func block422() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {
