@@ -39,6 +39,7 @@ let package = Package(
             dependencies: [
                 "TimeScenarios",
                 .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
             ]
         ),

@@ -98,7 +98,7 @@ func syncEveryMinute(times: Int, parse: () -> Void) async throws {
     try await syncing.value
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:236
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:240
 final class Ticks: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Duration] = []
@@ -106,26 +106,23 @@ final class Ticks: @unchecked Sendable {
     var offsets: [Duration] { lock.withLock { stored } }
 }
 
-/// Nonisolated: the task it starts runs on the global executor, not the caller's actor.
-nonisolated func startTicking(into ticks: Ticks, every interval: Duration) -> Task<Void, any Error> {
-    Task {
-        while true {
-            try await Clock.current.sleep(for: interval)
-            ticks.append(Clock.current.instant.offset)
-        }
-    }
-}
-
 @MainActor @Test func ticksArriveOnTime() async throws {
     let testClock = TestClock()
     let ticks = Ticks()
-    let ticking = withInjected(testClock.clock) { startTicking(into: ticks, every: .seconds(1)) }
+    let ticking = withInjected(testClock.clock) {
+        Task {  // on the main actor, as the test is
+            while true {
+                try await Clock.current.sleep(for: .seconds(1))
+                ticks.append(Clock.current.instant.offset)
+            }
+        }
+    }
     await testClock.advance(by: .seconds(3))
     #expect(ticks.offsets == [.seconds(1), .seconds(2), .seconds(3)])
     ticking.cancel()
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:308
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:309
 func poll(every interval: Duration, until isDone: () -> Bool) async throws -> Int {
     var polls = 1
     while !isDone() {
@@ -135,7 +132,7 @@ func poll(every interval: Duration, until isDone: () -> Bool) async throws -> In
     return polls
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:319
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:320
 @Test
 func pollingStopsOnceTheDeadlineHasPassed() async throws {
     let start = Date(timeIntervalSince1970: 0)
@@ -152,7 +149,7 @@ func pollingStopsOnceTheDeadlineHasPassed() async throws {
     #expect(testClock.now == start.addingTimeInterval(120))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:352
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:353
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -161,7 +158,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:382
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:383
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -174,19 +171,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:402
-@MainActor func block402() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:403
+@MainActor func block403() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:412
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:413
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:422
-@MainActor func block422() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:423
+@MainActor func block423() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {

@@ -30,7 +30,7 @@ import Foundation
 /// | ``live`` | the system's (`Date()`, `ContinuousClock`) | really sleeps |
 /// | ``fixed(_:)`` | stands still | returns at once |
 /// | ``immediate(start:)`` | moves only by what sleeps ask for | returns at once, advancing time |
-/// | ``TestClock/clock`` | moves when the test says (``TestClock/advance(by:fileID:filePath:line:column:)``) | suspends until then |
+/// | ``TestClock/clock`` | moves when the test says (``TestClock/advance(by:isolation:fileID:filePath:line:column:)``) | suspends until then |
 /// | ``init(_:wallTimeAtStart:)`` | any `Swift.Clock` you already have | that clock's |
 ///
 /// Every `sleep` honours cancellation: a cancelled task's sleep throws `CancellationError`.

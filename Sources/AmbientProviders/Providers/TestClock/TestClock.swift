@@ -24,8 +24,8 @@ import Foundation
 /// ```
 ///
 /// ## Time moves only when woken work has settled
-/// ``advance(by:fileID:filePath:line:column:)``, ``advance(to:fileID:filePath:line:column:)-(Clock.Instant,_,_,_,_)``
-/// and ``run(maximumSteps:fileID:filePath:line:column:)`` stop at each deadline on the way,
+/// ``advance(by:isolation:fileID:filePath:line:column:)``, ``advance(to:isolation:fileID:filePath:line:column:)-(Clock.Instant,_,_,_,_,_)``
+/// and ``run(maximumSteps:isolation:fileID:filePath:line:column:)`` stop at each deadline on the way,
 /// wake its sleepers, and move on only once every task they woke has run until it is
 /// suspended again (asleep on this clock, or awaiting anything else) or has finished. A
 /// woken task that parses a response for 10 ms before sleeping again, on two busy cores,
@@ -37,11 +37,18 @@ import Foundation
 /// runtime's global-executor hook, installed when the first `TestClock` is made. Work
 /// the clock did not wake runs as it would without the clock, so parallel tests do not slow each other down.
 ///
+/// Called on the main actor (a `@MainActor` test, whose `Task { }`s run there too), the
+/// clock also follows the main actor's work: what the main actor sends to the global
+/// executor while the call runs is counted, each task it counted stays counted wherever its
+/// later jobs are enqueued, and each settle ends with a round trip through the main queue.
+/// The `isolation` parameter, filled in by `#isolation`, tells it where it was called.
+///
 /// Work that leaves the global executor is counted as *suspended*, so time may move while
 /// it runs: a `DispatchQueue`, `Thread` or `OperationQueue` callback, the main actor
-/// (`@MainActor` code), a custom or task executor, and `Task.sleep` on a real clock. When
-/// the code under test hands off to one of those and then sleeps on this clock, wait for
-/// that sleep with ``waitForSleepers(_:timeout:)`` before advancing again.
+/// (`@MainActor` code) when the clock is moved from elsewhere, a custom or task executor,
+/// and `Task.sleep` on a real clock. When the code under test hands off to one of those and
+/// then sleeps on this clock, wait for that sleep with ``waitForSleepers(_:timeout:)``
+/// before advancing again.
 ///
 /// If woken work does not settle within `settleTimeout` of real time (a task spinning in
 /// a loop, a deadlock), the call reports it through ``IssueReporter`` — a test issue under
@@ -178,9 +185,12 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// passes, and returns once the work it woke has settled (see the type's discussion).
     /// A negative duration is a programming error and traps.
     ///
-    /// The location parameters name the test's call in a report; leave their defaults.
+    /// `isolation` is the caller's actor (on the main actor, the clock follows the main
+    /// actor's work too: see the type's discussion); the location parameters name the test's
+    /// call in a report. Leave their defaults.
     public func advance(
         by duration: Duration,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
@@ -188,26 +198,38 @@ public final class TestClock: Sendable, CustomStringConvertible {
     ) async {
         precondition(duration >= .zero, "TestClock.advance(by: \(duration)): time cannot go backwards")
         let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
-        await advance(toOffset: time.elapsed + duration, caller: "advance(by: \(duration))", at: location)
+        await fromCaller(isolation) {
+            await advance(toOffset: time.elapsed + duration, caller: "advance(by: \(duration))", at: location)
+        }
     }
 
     /// Moves time forward to `deadline` (no-op if it has passed), waking sleepers on the way
     /// and letting the work they wake settle.
+    ///
+    /// `isolation` is the caller's actor (on the main actor, the clock follows the main
+    /// actor's work too); leave it and the location parameters to their defaults.
     public func advance(
         to deadline: Clock.Instant,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
         column: Int = #column
     ) async {
         let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
-        await advance(toOffset: deadline.offset, caller: "advance(to: \(deadline))", at: location)
+        await fromCaller(isolation) {
+            await advance(toOffset: deadline.offset, caller: "advance(to: \(deadline))", at: location)
+        }
     }
 
     /// Moves wall time forward to `date` (no-op if it has passed), waking sleepers on the
     /// way and letting the work they wake settle.
+    ///
+    /// `isolation` is the caller's actor (on the main actor, the clock follows the main
+    /// actor's work too); leave it and the location parameters to their defaults.
     public func advance(
         to date: Date,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
@@ -216,7 +238,9 @@ public final class TestClock: Sendable, CustomStringConvertible {
         let seconds = date.timeIntervalSince(start)
         let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
         let offset = Duration.nanoseconds(Int64((seconds * 1e9).rounded()))
-        await advance(toOffset: offset, caller: "advance(to: \(date))", at: location)
+        await fromCaller(isolation) {
+            await advance(toOffset: offset, caller: "advance(to: \(date))", at: location)
+        }
     }
 
     /// Advances to each pending deadline in turn, letting woken work settle at each, until
@@ -226,8 +250,12 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// `maximumSteps` deadlines it reports the sleepers still pending through
     /// ``IssueReporter`` (a test issue under AmbientTesting's traits) and returns. It never
     /// traps.
+    ///
+    /// `isolation` is the caller's actor (on the main actor, the clock follows the main
+    /// actor's work too); leave it and the location parameters to their defaults.
     public func run(
         maximumSteps: Int = 100_000,
+        isolation: isolated (any Actor)? = #isolation,
         fileID: String = #fileID,
         filePath: String = #filePath,
         line: Int = #line,
@@ -235,6 +263,11 @@ public final class TestClock: Sendable, CustomStringConvertible {
     ) async {
         precondition(maximumSteps >= 0, "TestClock.run(maximumSteps: \(maximumSteps)): the limit cannot be negative")
         let location = IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column)
+        await fromCaller(isolation) { await runToTheEnd(maximumSteps: maximumSteps, at: location) }
+    }
+
+    /// ``run(maximumSteps:isolation:fileID:filePath:line:column:)``'s work.
+    private func runToTheEnd(maximumSteps: Int, at location: IssueReporter.Location) async {
         let caller = "run(maximumSteps: \(maximumSteps))"
         var settling = await settle(caller, at: location)
         for _ in 0..<maximumSteps {
@@ -251,8 +284,8 @@ public final class TestClock: Sendable, CustomStringConvertible {
         )
     }
 
-    /// Runs `body` as work this clock is waiting for: while it runs, ``advance(by:fileID:filePath:line:column:)``
-    /// and ``run(maximumSteps:fileID:filePath:line:column:)`` do not move time on, exactly
+    /// Runs `body` as work this clock is waiting for: while it runs, ``advance(by:isolation:fileID:filePath:line:column:)``
+    /// and ``run(maximumSteps:isolation:fileID:filePath:line:column:)`` do not move time on, exactly
     /// as for a task the clock woke. For work the clock cannot follow by itself — handed to
     /// the main actor, a `DispatchQueue`, a thread — that a woken task waits for:
     ///
@@ -268,7 +301,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
 
     /// Runs `body` as work this clock woke, on this thread: the tasks it starts or resumes
     /// on the global executor (`Task { }`, a child task, a continuation) are counted, and
-    /// ``advance(by:fileID:filePath:line:column:)`` waits for them to settle. For work that
+    /// ``advance(by:isolation:fileID:filePath:line:column:)`` waits for them to settle. For work that
     /// runs where the clock cannot see — on the main actor, a queue — and starts tasks:
     ///
     /// ```swift
@@ -306,6 +339,18 @@ public final class TestClock: Sendable, CustomStringConvertible {
     }
 
     // MARK: - Internals
+
+    /// Runs `body`, this clock's moving of time, for a caller isolated to `isolation`. A
+    /// caller on the main actor (a `@MainActor` test) may have started tasks there that
+    /// have not run yet, and no hook sees the main actor's jobs: from here, while still on
+    /// the main actor, until `body` returns, what the main actor sends to the global
+    /// executor is counted as this clock's work, and settling goes through the main queue.
+    private func fromCaller(_ isolation: isolated (any Actor)?, _ body: () async -> Void) async {
+        let onMain = isolation is MainActor
+        if onMain { time.woken.waitForMain() }
+        await body()
+        if onMain { time.woken.doneWaitingForMain() }
+    }
 
     /// Wakes each sleeper due by `target` in order, settling after each; returns whether
     /// settling still works for this call (`false` once it timed out).

@@ -72,6 +72,10 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
         self.start = start
     }
 
+    deinit {
+        woken.forgetTasks()
+    }
+
     // MARK: Swift.Clock
 
     var now: Instant {

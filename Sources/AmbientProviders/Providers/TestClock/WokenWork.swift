@@ -61,11 +61,25 @@ import Foundation
 // ("starved"), and a waiter whose timer runs out waits that much longer, up to ten times its
 // timeout in all. Work spinning on a thread is running, and is still reported on time.
 //
+// The main actor's jobs never pass a hook (the runtime's main-executor hook is not called
+// on this toolchain), yet a `@MainActor` test's `Task { }`s run there. Three things follow
+// them when `advance` or `run` is called on the main actor: (1) every task a job was
+// counted for is remembered by its ID, so its later jobs are counted wherever they are
+// enqueued (a main-actor task's hop to the global executor is enqueued from the main queue,
+// where neither the thread's mark nor its scope can be read: the task is being switched
+// out); (2) while such a call runs, a job the main actor sends to the global executor that
+// nothing else names is counted (a task started on the main actor hops off it before any
+// of its jobs was counted); (3) once any counted job came from the main queue, each settle
+// ends with a marker through the main queue, the main actor's one first-in-first-out
+// queue, repeated until a round trip starts no new counted work (the settling task's own
+// jobs aside): what woken work sent to the main actor has then run.
+//
 // What escapes (documented in TestClock and the time article): work that waits on
 // something outside the global executor and resumes from there is no longer counted once
-// it suspends: the main actor, a custom or task executor, a `DispatchQueue` or `Thread`
-// that resumes a continuation, and `Task.sleep` on a real clock. That work counts as
-// "suspended on something else", so the clock may move on while it runs.
+// it suspends: the main actor when the clock is moved from elsewhere, a custom or task
+// executor, a `DispatchQueue` or `Thread` that resumes a continuation, and `Task.sleep` on
+// a real clock. That work counts as "suspended on something else", so the clock may move on
+// while it runs.
 
 /// The work a ``TestClock`` woke, counted until all of it is suspended again.
 final class WokenWork: @unchecked Sendable {
@@ -75,7 +89,8 @@ final class WokenWork: @unchecked Sendable {
     // it thread-safe), but swift-corelibs-libdispatch does not mark it `Sendable`.
     private struct Waiter: @unchecked Sendable {
         let id: UInt64
-        let continuation: CheckedContinuation<Bool, Never>
+        /// Resumed with `started` as it was when the work settled, or `nil` on time-out.
+        let continuation: CheckedContinuation<UInt64?, Never>
         var timer: DispatchWorkItem
         /// The starved time when it started waiting, plus what its timeout was already
         /// extended by.
@@ -87,6 +102,14 @@ final class WokenWork: @unchecked Sendable {
     private struct State {
         /// Jobs enqueued on this object's account and not yet finished running.
         var running = 0
+        /// Jobs and holds counted so far, the settling tasks' own jobs aside: a settle that
+        /// sees it move knows work started.
+        var started: UInt64 = 0
+        /// The tasks settling now (by ID, with how many settles each runs).
+        var settlers: [UInt64: Int] = [:]
+        /// Whether one of this object's jobs was enqueued by a main-actor job: its tasks run
+        /// on the main actor, whose jobs no hook sees.
+        var usesMain = false
         var waiters: [Waiter] = []
         var nextID: UInt64 = 0
         /// Of `running`: jobs enqueued that no thread has picked up yet, and jobs a thread
@@ -166,7 +189,10 @@ final class WokenWork: @unchecked Sendable {
     /// Counts `body` as one running job until it returns: work handed to an executor the
     /// hook cannot see (the main actor, a queue) holds `settle` until it is back.
     func holding<R>(_ body: () async throws -> R) async rethrows -> R {
-        state.withLock { $0.running += 1 }
+        state.withLock {
+            $0.running += 1
+            $0.started += 1
+        }
         defer { finishedOne() }
         return try await body()
     }
@@ -181,6 +207,7 @@ final class WokenWork: @unchecked Sendable {
                 $0.running += 1
                 $0.queued += 1
             }
+            state.started += 1
         }
     }
 
@@ -206,8 +233,51 @@ final class WokenWork: @unchecked Sendable {
     /// saturated pool, as in a large parallel test run on two cores) is not counted, up to
     /// ten times `timeout` in all: the guard is for work that runs and never settles, and
     /// a job no thread has picked up has not started to.
+    ///
+    /// Main-actor work is seen through what it does elsewhere: once one of this object's
+    /// jobs was enqueued by a main-actor job, settling also sends a marker through the main
+    /// queue (the main actor's one first-in-first-out queue) and waits for it, so whatever
+    /// the woken work sent to the main actor before has run; while that starts more counted
+    /// work, it goes round again. (The settling task's own jobs may be counted, as a task
+    /// this object counted before: they are left out of that comparison.)
     func settle(timeout: Duration) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        let settler = Self.currentTaskID
+        state.withLock { $0.settlers[settler, default: 0] += 1 }
+        defer {
+            state.withLock { state in
+                state.settlers[settler, default: 1] -= 1
+                if state.settlers[settler] == 0 { state.settlers[settler] = nil }
+            }
+        }
+        guard await settleCounted(timeout: timeout) != nil else { return false }
+        while true {
+            // The marker's hold, and what had started with it, in one step.
+            let before = state.withLock { state -> UInt64? in
+                guard state.usesMain else { return nil }
+                state.update {
+                    $0.running += 1
+                    $0.queued += 1
+                }
+                state.started += 1
+                return state.started
+            }
+            guard let before else { return true }
+            waitForMain()
+            DispatchQueue.main.async {
+                self.doneWaitingForMain()
+                self.beginHeld()
+                self.releaseHeld()
+            }
+            guard let settledAt = await settleCounted(timeout: timeout) else { return false }
+            if settledAt == before { return true }
+        }
+    }
+
+    /// Suspends until no job caused by this object's wake-ups is queued or running, or
+    /// until `timeout` (with the starved time's extension) has passed; returns `started`
+    /// as it was at that moment, or `nil` on time-out.
+    private func settleCounted(timeout: Duration) async -> UInt64? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<UInt64?, Never>) in
             // If this task is itself counted, `running` counts it until it suspends, right
             // after this closure: its own end of slice can then be the one that settles.
             let registered = state.withLock { state -> DispatchWorkItem? in
@@ -221,7 +291,7 @@ final class WokenWork: @unchecked Sendable {
                         starvedCredited: state.starved(at: .now), extensionLeft: timeout * 10))
                 return timer
             }
-            guard let registered else { return continuation.resume(returning: true) }
+            guard let registered else { return continuation.resume(returning: state.withLock { $0.started }) }
             DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval, execute: registered)
         }
     }
@@ -254,18 +324,23 @@ final class WokenWork: @unchecked Sendable {
         case .extended(let timer, let delay):
             DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval, execute: timer)
         case .expired(let waiter):
-            waiter.continuation.resume(returning: false)
+            waiter.continuation.resume(returning: nil)
         }
     }
 
     /// Counts `job` and runs it on Dispatch's global queue, on this object's account.
     func enqueue(_ job: UnownedJob) {
+        let onMain = Self.isOnMainQueue
+        let task = _ambientJobTaskId(job)
         state.withLock { state in
             state.update {
                 $0.running += 1
                 $0.queued += 1
             }
+            if task == 0 || state.settlers[task] == nil { state.started += 1 }
+            if onMain { state.usesMain = true }
         }
+        Self.follow(task, for: self)
         DispatchQueue.global().async {
             self.state.withLock { state in
                 state.update {
@@ -287,20 +362,112 @@ final class WokenWork: @unchecked Sendable {
         }
     }
 
+    // MARK: - The tasks this object counted
+
+    /// Every task whose job a `WokenWork` counted, by the task's ID (never reused in a
+    /// process): its later jobs are that object's work too, wherever they are enqueued. A
+    /// main-actor task's hop to the global executor is enqueued from the main queue, where
+    /// neither a thread's mark nor (the task being switched out) its injected clock can be
+    /// read. Strong references, dropped by ``forgetTasks()`` when the clock goes, and never
+    /// released while the lock is held.
+    private static let tasks = Locked<[UInt64: WokenWork]>([:])
+
+    /// Remembers task `id` (0: a job that is not a task's) as `work`'s.
+    private static func follow(_ id: UInt64, for work: WokenWork) {
+        guard id != 0 else { return }
+        let replaced = tasks.withLock { tasks -> WokenWork? in
+            if tasks[id] === work { return nil }
+            return tasks.updateValue(work, forKey: id)
+        }
+        _ = replaced  // released here, after the lock
+    }
+
+    /// The `WokenWork` that counted a job of `job`'s task before, if any.
+    private static func following(_ job: UnownedJob) -> WokenWork? {
+        let id = _ambientJobTaskId(job)
+        guard id != 0 else { return nil }
+        return tasks.withLock { $0[id] }
+    }
+
+    /// The objects waiting for the main actor now (an `advance` or `run` called there, a
+    /// marker on its way through the main queue), with how many waits each: a job the main
+    /// actor enqueues meanwhile that nothing else names (a main-actor task's first hop to
+    /// the global executor: it was started there, where no hook sees) is one of theirs.
+    private static let mainWaiters = Locked<[ObjectIdentifier: (work: WokenWork, count: Int)]>([:])
+
+    /// An object waiting for the main actor, when this code runs as a main-actor job.
+    private static func awaitingMain() -> WokenWork? {
+        guard isOnMainQueue else { return nil }
+        return mainWaiters.withLock { $0.first?.value.work }
+    }
+
+    /// From now until the matching ``doneWaitingForMain()``, what the main actor sends to
+    /// the global executor that nothing else names is this object's work; and settling goes
+    /// through the main queue from now on.
+    func waitForMain() {
+        state.withLock { $0.usesMain = true }
+        Self.mainWaiters.withLock { $0[ObjectIdentifier(self), default: (self, 0)].count += 1 }
+    }
+
+    /// Ends one ``waitForMain()``.
+    func doneWaitingForMain() {
+        let ended = Self.mainWaiters.withLock { waiters -> WokenWork? in
+            let id = ObjectIdentifier(self)
+            guard let entry = waiters[id] else { return nil }
+            if entry.count > 1 {
+                waiters[id]?.count -= 1
+                return nil
+            }
+            return waiters.removeValue(forKey: id)?.work
+        }
+        _ = ended  // released here, after the lock
+    }
+
+    /// Drops every task this object counted: its clock is gone.
+    func forgetTasks() {
+        let removed = Self.tasks.withLock { tasks -> [WokenWork] in
+            let mine = tasks.filter { $0.value === self }
+            for id in mine.keys { tasks[id] = nil }
+            return Array(mine.values)
+        }
+        _ = removed  // released here, after the lock
+    }
+
+    /// The running task's ID, or 0 outside a task. (A task is a job to the runtime: the
+    /// current task's one reference, read as a job, names the same object.)
+    private static var currentTaskID: UInt64 {
+        withUnsafeCurrentTask { task in
+            task.map { _ambientJobTaskId(unsafeBitCast($0, to: UnownedJob.self)) } ?? 0
+        }
+    }
+
+    /// Marks the main queue, where the main actor's jobs run (on Linux under `swift test`,
+    /// on a thread Foundation does not call the main thread).
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Whether this code runs as part of a main-queue item: a main-actor job.
+    private static var isOnMainQueue: Bool {
+        DispatchQueue.getSpecific(key: mainQueueKey) == true
+    }
+
     /// One counted job has suspended or finished: wake the waiters if it was the last.
     private func finishedOne(executing: Bool = false) {
-        let settled = state.withLock { state -> [Waiter] in
+        let (settled, started) = state.withLock { state -> ([Waiter], UInt64) in
             state.update {
                 $0.running -= 1
                 if executing { $0.executing -= 1 }
             }
-            guard state.running == 0 else { return [] }
+            guard state.running == 0 else { return ([], state.started) }
             defer { state.waiters.removeAll() }
-            return state.waiters
+            return (state.waiters, state.started)
         }
         for waiter in settled {
             waiter.timer.cancel()
-            waiter.continuation.resume(returning: true)
+            waiter.continuation.resume(returning: started)
         }
     }
 
@@ -325,11 +492,17 @@ final class WokenWork: @unchecked Sendable {
     /// Ambient's hook: counted jobs to their `WokenWork`, every other job to the hook it
     /// replaced (another tool's), or to the runtime.
     private static let hook: Hook = { job, original in
-        if let work = WokenWork.current {
-            work.takeUnretainedValue().enqueue(job)
-        } else if let work = InjectionContext.current[Clock.self]?.wokenWork {
+        if let work = InjectionContext.current[Clock.self]?.wokenWork {
             // Enqueued by code running where a TestClock is injected (a task the test
-            // starts, what it resumes): that clock's work too.
+            // starts, what it resumes): that clock's work, whichever clock's job it runs in.
+            work.enqueue(job)
+        } else if let work = WokenWork.current {
+            work.takeUnretainedValue().enqueue(job)
+        } else if let work = following(job) ?? awaitingMain() {
+            // A task whose earlier jobs were counted, enqueued where neither the thread's
+            // mark nor its scope can be read (a main-actor task's hop to the global
+            // executor): that clock's work still. Or one the main actor sends on while a
+            // clock waits for the main queue: that clock's.
             work.enqueue(job)
         } else if let previous = EnqueueHookSlot.previous {
             unsafeBitCast(previous, to: Hook.self)(job, original)
@@ -389,6 +562,12 @@ final class WokenWork: @unchecked Sendable {
 /// as a free function, by the standard library itself).
 @_silgen_name("swift_job_run")
 private func _ambientRunJob(_ job: UnownedJob, _ executor: UnownedSerialExecutor)
+
+/// `swift_task_getJobTaskId`: the ID of the task `job` runs a slice of (unique in the
+/// process, never reused), or 0 for a job that is not a task's. Exported by the concurrency
+/// runtime since Swift 5.9 (the standard library declares it the same way).
+@_silgen_name("swift_task_getJobTaskId")
+private func _ambientJobTaskId(_ job: UnownedJob) -> UInt64
 
 /// The task executor a counted job runs on: whatever the job enqueues on "the current
 /// executor" (`Task.yield()` since Swift 6.2) comes back here and is counted too. It is
