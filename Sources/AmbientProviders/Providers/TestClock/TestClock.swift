@@ -42,6 +42,8 @@ import Foundation
 /// executor while the call runs is counted, each task it counted stays counted wherever its
 /// later jobs are enqueued, and each settle ends with a round trip through the main queue.
 /// The `isolation` parameter, filled in by `#isolation`, tells it where it was called.
+/// (Another `@MainActor` test's tasks that leave the main actor during such a call are
+/// counted too: the call may wait for them as well, and they run as they would otherwise.)
 ///
 /// Work that leaves the global executor is counted as *suspended*, so time may move while
 /// it runs: a `DispatchQueue`, `Thread` or `OperationQueue` callback, the main actor
