@@ -100,6 +100,40 @@ extension Application {
                 "\(Seen.now) bytes=\(body?.readableBytes ?? 0)"
             }
         }
+        // A streaming body drained directly: NIO calls the handler with each chunk as the
+        // channel reads it, outside the middleware's binding.
+        on(.POST, "ambient", "drain", body: .stream) { request -> EventLoopFuture<String> in
+            Self.drain(request) { seen, part in Self.record(part, into: seen) }
+        }
+        // The same handler, bound to the request's values.
+        on(.POST, "ambient", "drain-bound", body: .stream) { request -> EventLoopFuture<String> in
+            Self.drain(request, request.injectionContext.bind { seen, part in Self.record(part, into: seen) })
+        }
+    }
+
+    /// Drains `request`'s body through `handle`, which notes what each chunk sees; the
+    /// notes, `|`-separated, once the body has ended.
+    private static func drain(
+        _ request: Request,
+        _ handle: @escaping @Sendable (NIOLockedValueBox<[String]>, BodyStreamResult) -> Void
+    ) -> EventLoopFuture<String> {
+        let seen = NIOLockedValueBox<[String]>([])
+        let promise = request.eventLoop.makePromise(of: String.self)
+        request.body.drain { part in
+            handle(seen, part)
+            switch part {
+            case .buffer: break
+            case .error(let error): promise.fail(error)
+            case .end: promise.succeed(seen.withLockedValue { $0.joined(separator: "|") })
+            }
+            return request.eventLoop.makeSucceededFuture(())
+        }
+        return promise.futureResult
+    }
+
+    /// What a chunk of a drained body sees, noted.
+    private static func record(_ part: BodyStreamResult, into seen: NIOLockedValueBox<[String]>) {
+        if case .buffer = part { seen.withLockedValue { $0.append(Seen.now) } }
     }
 }
 

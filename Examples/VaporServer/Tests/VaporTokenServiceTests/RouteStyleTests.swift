@@ -61,6 +61,15 @@ struct RouteStyleTests {
         #expect(Seen(body).sawTheTestsValues && body.hasSuffix("bytes=5000"), "\(body)")
     }
 
+    @Test func aStreamingBodysDrainCallbackDoesNotUnlessItIsBound() async throws {
+        // Each chunk as the channel reads it, on a running server: NIO calls the handler,
+        // outside the request's task and the middleware's binding.
+        let unbound = try await post("ambient/drain", bytes: 300_000).split(separator: "|").map { Seen(String($0)) }
+        #expect(unbound.count > 1 && unbound.allSatisfy { $0.clockIsLive && $0.tenant == "anonymous" }, "\(unbound)")
+        let bound = try await post("ambient/drain-bound", bytes: 300_000).split(separator: "|").map { Seen(String($0)) }
+        #expect(bound.count > 1 && bound.allSatisfy(\.sawTheTestsValues), "\(bound)")
+    }
+
     func post(_ path: String, bytes: Int) async throws -> String {
         try await withTokenService { app in
             try await app.testing(method: .running(port: 0)).sendRequest(
