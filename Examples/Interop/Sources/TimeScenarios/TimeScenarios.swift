@@ -184,12 +184,13 @@ final class Collected: @unchecked Sendable {
 }
 
 /// Threads that spin until stopped: busy CPUs.
-final class Spinners: @unchecked Sendable {
+public final class Spinners: @unchecked Sendable {
     // @unchecked: `running` is only touched with `lock` held.
     private let lock = NSLock()
     private var running = true
 
-    init(count: Int) {
+    /// Starts `count` threads spinning.
+    public init(count: Int) {
         for _ in 0..<count {
             Thread { [self] in
                 while lock.withLock({ running }) {}
@@ -197,5 +198,6 @@ final class Spinners: @unchecked Sendable {
         }
     }
 
-    func stop() { lock.withLock { running = false } }
+    /// Stops every thread.
+    public func stop() { lock.withLock { running = false } }
 }

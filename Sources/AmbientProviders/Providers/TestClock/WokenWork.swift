@@ -249,27 +249,31 @@ final class WokenWork: @unchecked Sendable {
                 if state.settlers[settler] == 0 { state.settlers[settler] = nil }
             }
         }
-        guard await settleCounted(timeout: timeout) != nil else { return false }
+        guard var settledAt = await settleCounted(timeout: timeout) else { return false }
         while true {
-            // The marker's hold, and what had started with it, in one step.
-            let before = state.withLock { state -> UInt64? in
-                guard state.usesMain else { return nil }
+            // The marker's hold, counted like any work.
+            let sending = state.withLock { state -> Bool in
+                guard state.usesMain else { return false }
                 state.update {
                     $0.running += 1
                     $0.queued += 1
                 }
                 state.started += 1
-                return state.started
+                return true
             }
-            guard let before else { return true }
+            guard sending else { return true }
             waitForMain()
             DispatchQueue.main.async {
                 self.doneWaitingForMain()
                 self.beginHeld()
                 self.releaseHeld()
             }
-            guard let settledAt = await settleCounted(timeout: timeout) else { return false }
-            if settledAt == before { return true }
+            guard let next = await settleCounted(timeout: timeout) else { return false }
+            // Settled with nothing started since the last settle but the marker: whatever
+            // the work had sent to the main actor had run before it. (Work that started in
+            // between may have sent more there after the marker: round again.)
+            if next == settledAt + 1 { return true }
+            settledAt = next
         }
     }
 
