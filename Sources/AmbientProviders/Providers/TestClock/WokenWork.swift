@@ -250,18 +250,10 @@ final class WokenWork: @unchecked Sendable {
             }
         }
         guard var settledAt = await settleCounted(timeout: timeout) else { return false }
-        while true {
-            // The marker's hold, counted like any work.
-            let sending = state.withLock { state -> Bool in
-                guard state.usesMain else { return false }
-                state.update {
-                    $0.running += 1
-                    $0.queued += 1
-                }
-                state.started += 1
-                return true
-            }
-            guard sending else { return true }
+        // `usesMain` only ever turns true: read once per round.
+        while state.withLock({ $0.usesMain }) {
+            // The marker, held like any work handed to a thread the hook cannot see.
+            holdQueued()
             waitForMain()
             DispatchQueue.main.async {
                 self.doneWaitingForMain()
@@ -275,6 +267,7 @@ final class WokenWork: @unchecked Sendable {
             if next == settledAt + 1 { return true }
             settledAt = next
         }
+        return true
     }
 
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
