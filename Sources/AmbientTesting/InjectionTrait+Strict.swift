@@ -21,7 +21,7 @@ extension Trait where Self == InjectionTrait {
     /// }
     /// ```
     public static func strict(allowing allowed: [any Injectable.Type] = []) -> Self {
-        InjectionTrait { context, test in
+        InjectionTrait { context, test, recorder in
             let reported = LiveReadLog()
             let location = test.sourceLocation
             return context.injecting(
@@ -29,7 +29,7 @@ extension Trait where Self == InjectionTrait {
                     guard reported.firstTime(type) else { return }
                     let message = StrictModeMessage.text(
                         for: type, fix: ".injecting(…)", allow: ".strict(allowing: [\(type).self])")
-                    Issue.record(Comment(rawValue: message), sourceLocation: location)
+                    recorder.record(Comment(rawValue: message), at: location)
                 })
         }
     }

@@ -21,7 +21,9 @@ import Testing
 ///
 /// Under either trait, failures that Ambient's test tools report through `IssueReporter`
 /// (a `TestClock` whose woken work never settles, or whose `run()` runs out of
-/// steps) are recorded as issues of the test, at the line that called the tool.
+/// steps) are recorded as issues of the test, at the line that called the tool — wherever
+/// they are made: in the test's task tree at once, from a queue, a thread or an event loop
+/// when the test's body returns (Swift Testing knows the running test only in its tasks).
 ///
 /// A Swift Testing test, synchronous or not, runs inside a task: there, use the `async`
 /// form of `withInjectedProcessWide` (`await withInjectedProcessWide(value) { () async in … }`);
@@ -33,8 +35,9 @@ import Testing
 /// evaluates its arguments anew for every test, so fakes that store or record are never
 /// shared between tests.
 public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
-    /// Builds the test's context on top of the current one; called once per test case.
-    let inject: @Sendable (InjectionContext, Test) async throws -> InjectionContext
+    /// Builds the test's context on top of the current one, with the recorder of the test
+    /// case's reports; called once per test case.
+    let inject: @Sendable (InjectionContext, Test, TestIssueRecorder) async throws -> InjectionContext
 
     /// Applies to every test in a suite it is attached to.
     public var isRecursive: Bool {
@@ -53,9 +56,12 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         testCase: Test.Case?,
         performing function: @Sendable () async throws -> Void
     ) async throws {
+        let recorder = TestIssueRecorder(for: test)
+        // Reports made outside the test's tasks are recorded once its body returns, thrown or not.
+        defer { recorder.recordHeld() }
         // The test's reporter goes in first, so a reporter the test injects itself wins.
-        let context = InjectionContext.current.injecting(IssueReporter.swiftTesting)
-        try await inject(context, test).run { try await function() }
+        let context = InjectionContext.current.injecting(IssueReporter.swiftTesting(recorder))
+        try await inject(context, test, recorder).run { try await function() }
     }
 }
 
@@ -77,7 +83,7 @@ extension Trait where Self == InjectionTrait {
     /// One to six values; for more, or for values built from one another, use
     /// ``injecting(fresh:)``.
     public static func injecting<A: Injectable>(_ value: @autoclosure @escaping @Sendable () -> A) -> Self {
-        InjectionTrait { context, _ in context.injecting(value()) }
+        InjectionTrait { context, _, _ in context.injecting(value()) }
     }
 
     /// Injects `a` and `b`, each evaluated anew for every test (see the one-value form);
@@ -91,7 +97,7 @@ extension Trait where Self == InjectionTrait {
         _ a: @autoclosure @escaping @Sendable () -> A,
         _ b: @autoclosure @escaping @Sendable () -> B
     ) -> Self {
-        InjectionTrait { context, _ in context.injecting(a(), b()) }
+        InjectionTrait { context, _, _ in context.injecting(a(), b()) }
     }
 
     /// Injects three values, each evaluated anew for every test; later arguments win a shared type.
@@ -100,7 +106,7 @@ extension Trait where Self == InjectionTrait {
         _ b: @autoclosure @escaping @Sendable () -> B,
         _ c: @autoclosure @escaping @Sendable () -> C
     ) -> Self {
-        InjectionTrait { context, _ in context.injecting(a(), b(), c()) }
+        InjectionTrait { context, _, _ in context.injecting(a(), b(), c()) }
     }
 
     /// Injects four values, each evaluated anew for every test; later arguments win a shared type.
@@ -110,7 +116,7 @@ extension Trait where Self == InjectionTrait {
         _ c: @autoclosure @escaping @Sendable () -> C,
         _ d: @autoclosure @escaping @Sendable () -> D
     ) -> Self {
-        InjectionTrait { context, _ in context.injecting(a(), b(), c(), d()) }
+        InjectionTrait { context, _, _ in context.injecting(a(), b(), c(), d()) }
     }
 
     /// Injects five values, each evaluated anew for every test; later arguments win a shared type.
@@ -121,7 +127,7 @@ extension Trait where Self == InjectionTrait {
         _ d: @autoclosure @escaping @Sendable () -> D,
         _ e: @autoclosure @escaping @Sendable () -> E
     ) -> Self {
-        InjectionTrait { context, _ in context.injecting(a(), b(), c(), d(), e()) }
+        InjectionTrait { context, _, _ in context.injecting(a(), b(), c(), d(), e()) }
     }
 
     /// Injects six values, each evaluated anew for every test; later arguments win a shared type.
@@ -135,7 +141,7 @@ extension Trait where Self == InjectionTrait {
         _ e: @autoclosure @escaping @Sendable () -> E,
         _ f: @autoclosure @escaping @Sendable () -> F
     ) -> Self {
-        InjectionTrait { context, _ in context.injecting(a(), b(), c(), d(), e(), f()) }
+        InjectionTrait { context, _, _ in context.injecting(a(), b(), c(), d(), e(), f()) }
     }
 
     /// Injects a main-actor-isolated `value` (a `MainActorAmbientValue`) around the test,
@@ -155,7 +161,7 @@ extension Trait where Self == InjectionTrait {
     public static func injecting<A: MainActorAmbientValue>(
         _ value: @autoclosure @escaping @MainActor @Sendable () -> A
     ) -> Self {
-        InjectionTrait { context, _ in context.injecting(await value()) }
+        InjectionTrait { context, _, _ in context.injecting(await value()) }
     }
 
     /// Injects the main-actor-isolated values `make` returns, calling it on the main actor
@@ -169,7 +175,7 @@ extension Trait where Self == InjectionTrait {
     public static func injecting<each V: Injectable>(
         mainActorFresh make: @escaping @MainActor @Sendable () -> (repeat each V)
     ) -> Self {
-        InjectionTrait { context, _ in
+        InjectionTrait { context, _, _ in
             await MainActor.run {
                 let values = make()
                 return context.injecting(repeat each values)
@@ -199,7 +205,7 @@ extension Trait where Self == InjectionTrait {
     public static func injecting<each V: Injectable>(
         fresh make: @escaping @Sendable () throws -> (repeat each V)
     ) -> Self {
-        InjectionTrait { context, _ in
+        InjectionTrait { context, _, _ in
             let values = try make()
             return context.injecting(repeat each values)
         }
@@ -207,17 +213,24 @@ extension Trait where Self == InjectionTrait {
 }
 
 extension IssueReporter {
-    /// Records each report as an issue of the running Swift Testing test, at the
-    /// reported location.
+    /// Records each report as an issue of the running Swift Testing test, at the reported
+    /// location.
     static let swiftTesting = IssueReporter { message, location in
-        Issue.record(
-            Comment(rawValue: message),
-            sourceLocation: SourceLocation(
-                fileID: location.fileID,
-                filePath: location.filePath,
-                line: location.line,
-                column: location.column
-            )
-        )
+        Issue.record(Comment(rawValue: message), sourceLocation: SourceLocation(location))
+    }
+
+    /// Records each report as an issue of the test `recorder` records for, at the reported
+    /// location, wherever the report is made.
+    static func swiftTesting(_ recorder: TestIssueRecorder) -> IssueReporter {
+        IssueReporter { message, location in
+            recorder.record(Comment(rawValue: message), at: SourceLocation(location))
+        }
+    }
+}
+
+extension SourceLocation {
+    /// The Swift Testing location of a reported `location`.
+    init(_ location: IssueReporter.Location) {
+        self.init(fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column)
     }
 }

@@ -82,7 +82,10 @@ public struct AmbientMiddleware: Middleware {
     /// the future that collects its body, which NIO runs inline where the body is already
     /// there (a request without one, or whose body came with its head) — inside this
     /// binding, so the route's body sees the request's values; an async route's task, and
-    /// every async middleware's after this one, inherit them.
+    /// every async middleware's after this one, inherit them. One exception: an async route
+    /// that VaporTesting's `.inMemory` mode calls from a test's task gets its task made
+    /// right there, so it inherits the test's task-locals too (a strict-mode report from the
+    /// handler is then the test's own issue).
     public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         let context: InjectionContext
         do {
@@ -91,10 +94,24 @@ public struct AmbientMiddleware: Middleware {
             return request.eventLoop.makeFailedFuture(error)
         }
         request.storage[RequestValuesKey.self] = BoundEventLoop(request.eventLoop, context: context)
-        guard request.eventLoop.inEventLoop else {
+        guard request.eventLoop.inEventLoop || Self.nextMakesTheTaskHere(request) else {
             return request.eventLoop.flatSubmit { context.run { next.respond(to: request) } }
         }
         return context.run { next.respond(to: request) }
+    }
+
+    /// Whether the rest of the chain, called here off the request's event loop, is only an
+    /// async route's task, made here, from inside a task: VaporTesting's `.inMemory` mode,
+    /// which calls the responder from the test's task. Made here, the route's task inherits
+    /// the test's task-locals as well as the request's values: Swift Testing's current test,
+    /// so a strict-mode report from the handler is the test's own issue and its
+    /// `withKnownIssue` sees it. Anything else — a middleware after this one, a route's
+    /// group middleware, an EventLoopFuture route — runs on the loop, where NIO runs its
+    /// callbacks inline.
+    static func nextMakesTheTaskHere(_ request: Request) -> Bool {
+        withUnsafeCurrentTask { $0 != nil }
+            && request.route?.responder is any AsyncResponder
+            && request.application.middleware.resolve().last is AmbientMiddleware
     }
 }
 

@@ -62,6 +62,59 @@ struct StrictModeTraitTests {
     }
 }
 
+/// Where Swift Testing cannot tell which test runs — a queue's block, a thread — the trait's
+/// report is held and recorded against the test once its body returns. Each test here runs
+/// the trait's scope itself inside `withKnownIssue`, so the held report lands inside it: a
+/// report recorded where it was made, outside the test's task, would be «unknown»'s issue
+/// and fail the run, and this test would fail with "known issue was not recorded".
+@Suite struct StrictModeReportsFromOtherThreadsTests {
+    @Test func aReadOnAQueueIsRecordedAgainstTheTestWhenItsBodyReturns() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await InjectionTrait.strict().provideScope(for: test, testCase: Test.Case.current) {
+                let context = InjectionContext.current
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    DispatchQueue.global().async {
+                        context.run { _ = Hidden.current }
+                        done.resume()
+                    }
+                }
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Hidden.current was read but no Hidden was injected") }
+        }
+    }
+
+    @Test func aReadOnAThreadIsRecordedAgainstTheTestWhenItsBodyReturns() async throws {
+        let test = try #require(Test.current)
+        try await withKnownIssue {
+            try await InjectionTrait.strict().provideScope(for: test, testCase: Test.Case.current) {
+                let read = InjectionContext.current.bind { _ = Hidden.current }
+                let finished = Counter()
+                Thread {
+                    read()
+                    finished.increment()
+                }.start()
+                while finished.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Hidden.current was read") }
+        }
+    }
+
+    @Test func aReadInTheTestsOwnTaskIsRecordedAtOnce() async throws {
+        let test = try #require(Test.current)
+        try await InjectionTrait.strict().provideScope(for: test, testCase: Test.Case.current) {
+            // Inside the body: recorded now, so this `withKnownIssue` sees it.
+            await withKnownIssue {
+                await Task { _ = Hidden.current }.value
+            } matching: { issue in
+                issue.comments.contains { $0.rawValue.contains("Hidden.current was read") }
+            }
+        }
+    }
+}
+
 final class Counter: @unchecked Sendable {
     // @unchecked: `count` is only touched with `lock` held.
     private let lock = NSLock()

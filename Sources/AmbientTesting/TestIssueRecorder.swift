@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Ambient
+import Testing
+
+// Why: a report from work the test started on another task, queue, thread or event loop fails that test, not «unknown».
+
+/// Records the issues one test case's traits report (strict mode's live reads, a
+/// `TestClock`'s unsettled work) against that test, wherever the report is made.
+///
+/// Swift Testing knows the running test only in the test's own task tree (`Test.current`
+/// is a task-local). A report made there is recorded at once, so `withKnownIssue` in the
+/// test's body sees it. A report made anywhere else — a `DispatchQueue` block, a `Thread`,
+/// an event loop's callback, a task the test did not start — would be recorded as
+/// «unknown»'s: it is held instead, and recorded against the test when its body returns
+/// (after it, so outside any `withKnownIssue`). A report made after that is recorded where
+/// it is made, as Swift Testing would.
+final class TestIssueRecorder: Sendable {
+    private let test: Test.ID
+    private let held = Locked<(issues: [(Comment, SourceLocation)], closed: Bool)>(([], false))
+
+    /// A recorder for `test`'s reports.
+    init(for test: Test) {
+        self.test = test.id
+    }
+
+    /// Records `comment` at `location` against the test: now where the test's task tree
+    /// runs, when its body returns where it does not.
+    func record(_ comment: Comment, at location: SourceLocation) {
+        if Test.current?.id == test {
+            Issue.record(comment, sourceLocation: location)
+            return
+        }
+        let recordNow = held.withLock { held in
+            if held.closed { return true }
+            held.issues.append((comment, location))
+            return false
+        }
+        if recordNow { Issue.record(comment, sourceLocation: location) }
+    }
+
+    /// Records the held reports against the test; called in the test's task once its body
+    /// has returned. Later reports are recorded where they are made.
+    func recordHeld() {
+        let issues = held.withLock { held in
+            held.closed = true
+            defer { held.issues = [] }
+            return held.issues
+        }
+        for (comment, location) in issues {
+            Issue.record(comment, sourceLocation: location)
+        }
+    }
+}
