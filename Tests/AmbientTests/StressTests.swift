@@ -31,7 +31,7 @@ struct StressTests {
 
     @Test func manyThreadsUsingThePerThreadBindingSeeOnlyTheirOwnValues() {
         let threadCount = 16
-        let iterations = 2_000
+        let iterations = Sanitizers.scaled(2_000)
         let mismatches = Locked(0)
         let done = DispatchGroup()
         for thread in 0..<threadCount {
@@ -73,10 +73,10 @@ struct StressTests {
 
 @Suite("Isolation under load: deep nesting")
 struct DeepNestingStressTests {
-    /// 10,000 tasks, each running a random stack of 1–16 nested scopes of random values and
-    /// checking every read at every level against what it pushed.
+    /// 10,000 tasks (2,000 under a sanitizer), each running a random stack of 1–16 nested
+    /// scopes of random values and checking every read at every level against what it pushed.
     @Test func tenThousandTasksWithRandomNestedScopes() async {
-        let tasks = 10_000
+        let tasks = Sanitizers.scaled(10_000)
         let failures = await withTaskGroup(of: Int.self) { group in
             for task in 0..<tasks {
                 group.addTask {

@@ -15,9 +15,11 @@ import Testing
 /// difference fails the test, printing the seed and the step to replay.
 @Suite("Defaults against UserDefaults, differentially")
 struct DefaultsDifferentialTests {
-    /// CI runs this many sequences; `AMBIENT_DIFFERENTIAL_SEQUENCES` runs more.
+    /// CI runs this many sequences (a fifth under a sanitizer); `AMBIENT_DIFFERENTIAL_SEQUENCES`
+    /// runs more.
     static let sequences =
-        ProcessInfo.processInfo.environment["AMBIENT_DIFFERENTIAL_SEQUENCES"].flatMap(Int.init) ?? 300
+        ProcessInfo.processInfo.environment["AMBIENT_DIFFERENTIAL_SEQUENCES"].flatMap(Int.init)
+        ?? Sanitizers.scaled(300)
     static let stepsPerSequence = 12
     static let keyCount = 3
 

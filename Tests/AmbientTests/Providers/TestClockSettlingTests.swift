@@ -97,13 +97,14 @@ struct TestClockSettlingTests {
         }
     }
 
-    /// 1,000 repetitions of each route and mover, with 4 threads spinning: zero misses.
+    /// 1,000 repetitions of each route and mover (200 under a sanitizer), with 4 threads
+    /// spinning: zero misses.
     @Test(arguments: Route.allCases)
     func stressAThousandLoopsMissNothing(route: Route) async throws {
         let spinners = BackgroundThreads.spinning(4)
         defer { spinners.stop() }
         var misses = 0
-        for repetition in 0..<1_000 {
+        for repetition in 0..<Sanitizers.scaled(1_000) {
             let mover: Mover = repetition.isMultiple(of: 2) ? .advance : .run
             let woken = try await Self.loop(sleeps: 5, work: .zero, route: route, mover: mover)
             misses += 5 - woken

@@ -19,9 +19,11 @@ import Testing
 /// (the in-memory store copies in name order).
 @Suite("FileSystem.inMemory against FileManager, differentially")
 struct FileSystemDifferentialTests {
-    /// CI runs this many sequences; `AMBIENT_DIFFERENTIAL_SEQUENCES` runs more.
+    /// CI runs this many sequences (a fifth under a sanitizer); `AMBIENT_DIFFERENTIAL_SEQUENCES`
+    /// runs more.
     static let sequences =
-        ProcessInfo.processInfo.environment["AMBIENT_DIFFERENTIAL_SEQUENCES"].flatMap(Int.init) ?? 3_000
+        ProcessInfo.processInfo.environment["AMBIENT_DIFFERENTIAL_SEQUENCES"].flatMap(Int.init)
+        ?? Sanitizers.scaled(3_000)
     static let stepsPerSequence = 14
     static let names = ["a", "b", "c"]
 
