@@ -79,12 +79,9 @@ final class BackgroundWork: Sendable {
             }
             return
         }
-        testClock.holdSettling()
-        serial.async {
-            testClock.beginSettling()
+        testClock.settling(on: serial) {
             run()
             group?.leave()
-            testClock.releaseSettling()
         }
     }
 
@@ -146,13 +143,10 @@ final class BackgroundWork: Sendable {
     /// run can keep waiting for a long time) stands between the work and the settle.
     private func runDue() {
         guard let serial, let testClock else { return }
-        testClock.holdSettling()
-        serial.async {
-            testClock.beginSettling()
+        testClock.settling(on: serial) {
             while let item = self.takeNextDue() {
                 item.run()
             }
-            testClock.releaseSettling()
         }
     }
 

@@ -335,6 +335,13 @@ public final class TestClock: Sendable, CustomStringConvertible {
         time.woken.releaseHeld()
     }
 
+    /// Runs `work` on `queue`, a thread the clock cannot see, holding `advance` and `run`
+    /// from now until it has run: `holdSettling()` here, `beginSettling()` and
+    /// `releaseSettling()` around it there.
+    func settling(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        time.woken.hold(on: queue, work)
+    }
+
     /// A short description: the time and how many are sleeping.
     public var description: String {
         time.description

@@ -226,6 +226,18 @@ final class WokenWork: @unchecked Sendable {
         finishedOne(executing: true)
     }
 
+    /// Runs `work` on `queue`, a thread the hook cannot see, held from now until it has
+    /// run: queued until `queue` picks it up, running from there (``holdQueued()``,
+    /// ``beginHeld()``, ``releaseHeld()``).
+    func hold(on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        holdQueued()
+        queue.async {
+            self.beginHeld()
+            work()
+            self.releaseHeld()
+        }
+    }
+
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
     /// until `timeout` of real time has passed. Returns `false` on time-out.
     ///
@@ -253,13 +265,8 @@ final class WokenWork: @unchecked Sendable {
         // `usesMain` only ever turns true: read once per round.
         while state.withLock({ $0.usesMain }) {
             // The marker, held like any work handed to a thread the hook cannot see.
-            holdQueued()
             waitForMain()
-            DispatchQueue.main.async {
-                self.doneWaitingForMain()
-                self.beginHeld()
-                self.releaseHeld()
-            }
+            hold(on: .main) { self.doneWaitingForMain() }
             guard let next = await settleCounted(timeout: timeout) else { return false }
             // Settled with nothing started since the last settle but the marker: whatever
             // the work had sent to the main actor had run before it. (Work that started in
