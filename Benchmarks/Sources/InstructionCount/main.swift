@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// One case, run N times, for callgrind to count: `InstructionCount CASE N`. The
-// `instructions` script runs each case at two values of N under callgrind and divides the
-// difference, so start-up and one-time costs (the first binding's self-check, lazy globals)
-// cancel out and what is left is the cost of one operation, in instructions.
+// One case for callgrind to count: `InstructionCount CASE N` runs it N times;
+// `InstructionCount CASE N1 N2 N3 …` runs it N1 times, then N2 times, N3 times and so on,
+// each run after a call of `countingMark()` and the last followed by one
+// (CountingMark.swift). The `instructions` script runs it 1,000 times to warm up, then 1,000
+// and 11,000 times, and divides the difference of the last two parts by 10,000: start-up,
+// one-time work (the first binding's self-check, lazy globals) and each run's own set-up (a
+// breadth case's 64 injected values) cancel out, and what is left is the cost of one
+// operation, in instructions.
 //
 // No case is written here: closures in main.swift's top-level code are main-actor isolated,
 // and a main-actor closure called from a nonisolated function (`TaskLocal.withValue`'s body,
@@ -24,16 +28,27 @@ if arguments.count == 2, arguments[1] == "--list" {
     for name in (Array(syncCases.keys) + Array(allAsyncCases.keys)).sorted() { print(name) }
     exit(0)
 }
-guard arguments.count == 3, let count = Int(arguments[2]) else {
-    print("usage: InstructionCount CASE COUNT | --list")
+let counts = arguments.dropFirst(2).compactMap { Int($0) }
+guard arguments.count >= 3, counts.count == arguments.count - 2 else {
+    print("usage: InstructionCount CASE COUNT... | --list")
     exit(2)
 }
 if let body = syncCases[arguments[1]] {
-    body(count)
+    body(counts[0])
+    for count in counts.dropFirst() {
+        countingMark()
+        body(count)
+    }
+    if counts.count > 1 { countingMark() }
 } else if let body = allAsyncCases[arguments[1]] {
     let done = DispatchSemaphore(value: 0)
     Task.detached {
-        await body(count)
+        await body(counts[0])
+        for count in counts.dropFirst() {
+            countingMark()
+            await body(count)
+        }
+        if counts.count > 1 { countingMark() }
         done.signal()
     }
     done.wait()
