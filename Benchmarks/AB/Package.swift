@@ -1,9 +1,14 @@
 // swift-tools-version: 6.1
 // SPDX-License-Identifier: Apache-2.0
-// The scope and read rows timed against the previous head (`../ab BASE`): a program that
-// depends on nothing but Ambient (its SwiftLog trait on, as the benchmark package has it), so
-// that the same harness builds against this head's library and, copied into a checkout of
-// BASE, against that head's; the difference between the two is the library's alone.
+// Two minimal programs that depend on nothing but Ambient (its SwiftLog trait on, as the
+// benchmark package has it), built in one folder:
+// - AB: the scope and read rows timed against the previous head (`../ab BASE`). The same
+//   harness builds against this head's library and, copied into a checkout of BASE, against
+//   that head's; the difference between the two is the library's alone.
+// - Floors: the floors of the instruction budgets, alone, each written as users write it.
+//   `../instructions --check` counts each case here and in InstructionCount and fails when
+//   the two disagree, so a budget's floor is the one a user measures, not an artefact of
+//   the harness.
 import PackageDescription
 
 let package = Package(
@@ -23,7 +28,11 @@ let package = Package(
             swiftSettings: [
                 .unsafeFlags(["-Xllvm", "-align-all-functions=6", "-Xllvm", "-align-all-nofallthru-blocks=6"])
             ]
-        )
+        ),
+        .executableTarget(
+            name: "Floors",
+            dependencies: [.product(name: "Ambient", package: "Ambient")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

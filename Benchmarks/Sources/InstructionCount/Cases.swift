@@ -37,7 +37,7 @@ func consume<T>(_ value: T) {
 }
 
 /// A task-local as users declare one: the floor of the scope and bound-read budgets, spelled
-/// as in Floors/, which `instructions --check` counts alone and compares.
+/// as in Floors (AB/), which `instructions --check` counts alone and compares.
 enum Request {
     @TaskLocal static var stamp = Stamp(id: 0)
 }

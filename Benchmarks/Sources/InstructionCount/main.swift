@@ -14,7 +14,7 @@
 // say) pays the runtime's main-actor check on every call — about 320 instructions that
 // library code never pays, which made the raw floor read 802 instead of 480. The cases live
 // in files of their own (Cases.swift and the others), nonisolated as a library's code is;
-// Floors/ counts the floors alone to keep it so (`instructions --check`).
+// Floors (AB/) counts the floors alone to keep it so (`instructions --check`).
 import Foundation
 
 let syncCases = cases.mapValues { $0 as (Int) -> Void }
