@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The libFuzzer target over what a receiver reads from strangers: the carried-field and
 // baggage decoders, the escaping, the signature parser and the HMAC check. Its own package,
-// so the fuzzer build (`--sanitize fuzzer --sanitize address`) never touches the library's.
+// so the fuzzer build (libFuzzer and AddressSanitizer: `./run` says which flags) never touches
+// the library's.
 // `./run [seconds]`.
 import PackageDescription
 
