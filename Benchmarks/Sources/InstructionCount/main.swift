@@ -34,21 +34,11 @@ guard arguments.count >= 3, counts.count == arguments.count - 2 else {
     exit(2)
 }
 if let body = syncCases[arguments[1]] {
-    body(counts[0])
-    for count in counts.dropFirst() {
-        countingMark()
-        body(count)
-    }
-    if counts.count > 1 { countingMark() }
+    runCounted(counts, body)
 } else if let body = allAsyncCases[arguments[1]] {
     let done = DispatchSemaphore(value: 0)
     Task.detached {
-        await body(counts[0])
-        for count in counts.dropFirst() {
-            countingMark()
-            await body(count)
-        }
-        if counts.count > 1 { countingMark() }
+        await runCounted(counts, body)
         done.signal()
     }
     done.wait()

@@ -16,21 +16,11 @@ let counted = arguments.count >= 3 && counts.count == arguments.count - 2
 if arguments.count == 2, arguments[1] == "--list" {
     for name in (Array(syncCases.keys) + Array(asyncCases.keys)).sorted() { print(name) }
 } else if counted, let body = syncCases[arguments[1]] {
-    body(counts[0])
-    for count in counts.dropFirst() {
-        countingMark()
-        body(count)
-    }
-    if counts.count > 1 { countingMark() }
+    runCounted(counts, body)
 } else if counted, let body = asyncCases[arguments[1]] {
     let done = DispatchSemaphore(value: 0)
     Task.detached {
-        await body(counts[0])
-        for count in counts.dropFirst() {
-            countingMark()
-            await body(count)
-        }
-        if counts.count > 1 { countingMark() }
+        await runCounted(counts, body)
         done.signal()
     }
     done.wait()
