@@ -36,12 +36,7 @@ guard arguments.count >= 3, counts.count == arguments.count - 2 else {
 if let body = syncCases[arguments[1]] {
     runCounted(counts, body)
 } else if let body = allAsyncCases[arguments[1]] {
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        await runCounted(counts, body)
-        done.signal()
-    }
-    done.wait()
+    runCountedInATask(counts, body)
 } else {
     print("unknown case \(arguments[1]); --list lists them")
     exit(2)

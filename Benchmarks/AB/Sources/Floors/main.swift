@@ -8,7 +8,6 @@
 // Cases.swift, not here: closures written in main.swift's top-level code are main-actor
 // isolated, and each call of one from a nonisolated function (`withValue`'s body) adds the
 // runtime's check that it runs on the main actor to every operation.
-import Dispatch
 
 let arguments = CommandLine.arguments
 let counts = arguments.dropFirst(2).compactMap { Int($0) }
@@ -18,12 +17,7 @@ if arguments.count == 2, arguments[1] == "--list" {
 } else if counted, let body = syncCases[arguments[1]] {
     runCounted(counts, body)
 } else if counted, let body = asyncCases[arguments[1]] {
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        await runCounted(counts, body)
-        done.signal()
-    }
-    done.wait()
+    runCountedInATask(counts, body)
 } else {
     print("usage: Floors CASE COUNT... | --list")
 }
