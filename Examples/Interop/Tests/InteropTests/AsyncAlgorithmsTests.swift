@@ -25,7 +25,7 @@ struct AsyncAlgorithmsTests {
 
     /// A `@MainActor` test (Xcode 26's default isolation) whose producer and consumer are
     /// `Task { }`s in its own body, so they run on the main actor, where no hook sees their
-    /// jobs: `advance`, called there, follows them (see `WokenWork`). The debounce as tests
+    /// jobs: `waitForSleepers` and `advance`, called there, follow them (see `WokenWork`). The debounce as tests
     /// write it, values stamped with the clock's time as the consumer receives them; two
     /// threads spinning.
     @MainActor @Test func aMainActorTestsOwnTasksAreFollowed() async throws {
@@ -63,13 +63,8 @@ struct AsyncAlgorithmsTests {
             consumer.cancel()
             _ = await producer.result
         }
-        // Not exact yet: under busy CPUs about 1 run in 5,000 comes back empty (a race in
-        // following the main actor not found so far), so up to 1 in 1,000 is allowed; with
-        // the clock not following the main actor at all, most runs come back wrong.
         let wrongCount = wrong.count
-        print("aMainActorTestsOwnTasksAreFollowed: \(wrongCount) of \(Self.runs) runs wrong")
-        #expect(
-            wrongCount <= Self.runs / 1_000, "\(wrongCount) of \(Self.runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
+        #expect(wrongCount == 0, "\(wrongCount) of \(Self.runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
     }
 }
 

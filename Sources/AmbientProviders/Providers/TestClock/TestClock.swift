@@ -39,9 +39,12 @@ import Foundation
 ///
 /// Called on the main actor (a `@MainActor` test, whose `Task { }`s run there too), the
 /// clock also follows the main actor's work: what the main actor sends to the global
-/// executor while the call runs is counted, each task it counted stays counted wherever its
-/// later jobs are enqueued, and each settle ends with a round trip through the main queue.
-/// The `isolation` parameter, filled in by `#isolation`, tells it where it was called.
+/// executor while `advance`, `run` or ``waitForSleepers(_:timeout:isolation:)`` waits is
+/// counted, each task it counted stays counted wherever its later jobs are enqueued, and
+/// each settle ends with a round trip through the main queue. The `isolation` parameter,
+/// filled in by `#isolation`, tells it where it was called. Between starting its tasks and
+/// moving time, such a test awaits only the clock: a task that leaves the main actor while
+/// the test awaits something else is not seen, and may still be on its way when time moves.
 /// (Another `@MainActor` test's tasks that leave the main actor during such a call are
 /// counted too: the call may wait for them as well, and they run as they would otherwise.)
 ///
@@ -49,7 +52,7 @@ import Foundation
 /// it runs: a `DispatchQueue`, `Thread` or `OperationQueue` callback, the main actor
 /// (`@MainActor` code) when the clock is moved from elsewhere, a custom or task executor,
 /// and `Task.sleep` on a real clock. When the code under test hands off to one of those and
-/// then sleeps on this clock, wait for that sleep with ``waitForSleepers(_:timeout:)``
+/// then sleeps on this clock, wait for that sleep with ``waitForSleepers(_:timeout:isolation:)``
 /// before advancing again.
 ///
 /// If woken work does not settle within `settleTimeout` of real time (a task spinning in
@@ -58,14 +61,14 @@ import Foundation
 /// it never traps and never hangs.
 ///
 /// Code started by the test just before it advances has not been woken by the clock: wait
-/// for it to be asleep (``waitForSleepers(_:timeout:)``) first, as above.
+/// for it to be asleep (``waitForSleepers(_:timeout:isolation:)``) first, as above.
 ///
 /// - Sleepers resume in deadline order; sleepers with the same deadline resume in the order
 ///   they went to sleep.
 /// - A sleeper whose task is cancelled is removed and its sleep throws `CancellationError`.
 /// - Safe to use from many tasks at once.
 public final class TestClock: Sendable, CustomStringConvertible {
-    /// Thrown by ``TestClock/waitForSleepers(_:timeout:)`` when the sleepers it waits for do
+    /// Thrown by ``TestClock/waitForSleepers(_:timeout:isolation:)`` when the sleepers it waits for do
     /// not arrive in time — usually because the code under test never reached its sleep, or
     /// sleeps on another clock (was ``TestClock/clock`` injected where it runs?).
     public struct SleepersTimeout: Error, CustomStringConvertible {
@@ -142,14 +145,30 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// await testClock.advance(by: .seconds(30))
     /// ```
     ///
+    /// Called on the main actor (a `@MainActor` test), it follows the main actor's work while
+    /// it waits, as ``advance(by:isolation:fileID:filePath:line:column:)`` does: the test's
+    /// own `Task { }`s, started there, are counted as they leave the main actor, so the
+    /// `advance` that follows waits until each has suspended before it moves time.
+    ///
     /// - Parameters:
     ///   - count: How many sleepers to wait for (default 1). Returns at once if that many
     ///     are already asleep.
     ///   - timeout: How long to wait, in *real* time, before giving up.
+    ///   - isolation: The caller's actor; leave the default.
     /// - Throws: ``SleepersTimeout`` when fewer than `count` tasks are asleep after
     ///   `timeout`; `CancellationError` if the waiting task is cancelled.
-    public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(10)) async throws {
+    public func waitForSleepers(
+        _ count: Int = 1,
+        timeout: Duration = .seconds(10),
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws {
         precondition(count >= 0, "TestClock.waitForSleepers(\(count)): the count cannot be negative")
+        // A `@MainActor` test's own `Task { }`s leave the main actor while it waits here,
+        // where no hook sees their first hop: followed from now, so the advance after this
+        // waits for such a task to suspend before it moves time.
+        let onMain = isolation is MainActor
+        if onMain { time.woken.waitForMain() }
+        defer { if onMain { time.woken.doneWaitingForMain() } }
         let id = time.takeID()
         let state = time.state
         try await withTaskCancellationHandler {

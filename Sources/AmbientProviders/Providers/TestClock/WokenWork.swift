@@ -63,7 +63,9 @@ import Foundation
 //
 // The main actor's jobs never pass a hook (the runtime's main-executor hook is not called
 // on this toolchain), yet a `@MainActor` test's `Task { }`s run there. Three things follow
-// them when `advance` or `run` is called on the main actor: (1) every task a job was
+// them when `advance`, `run` or `waitForSleepers` is called on the main actor (the last so
+// that a task the test just started, leaving the main actor while the test waits for
+// sleepers, is counted until it suspends): (1) every task a job was
 // counted for is remembered by its ID, so its later jobs are counted wherever they are
 // enqueued (a main-actor task's hop to the global executor is enqueued from the main queue,
 // where neither the thread's mark nor its scope can be read: the task is being switched
