@@ -166,9 +166,11 @@ public final class TestClock: Sendable, CustomStringConvertible {
         // A `@MainActor` test's own `Task { }`s leave the main actor while it waits here,
         // where no hook sees their first hop: followed from now, so the advance after this
         // waits for such a task to suspend before it moves time.
-        let onMain = isolation is MainActor
-        if onMain { time.woken.waitForMain() }
-        defer { if onMain { time.woken.doneWaitingForMain() } }
+        try await fromCaller(isolation) { try await waitUntilAsleep(count, timeout: timeout) }
+    }
+
+    /// ``waitForSleepers(_:timeout:isolation:)``'s wait.
+    private func waitUntilAsleep(_ count: Int, timeout: Duration) async throws {
         let id = time.takeID()
         let state = time.state
         try await withTaskCancellationHandler {
@@ -368,16 +370,18 @@ public final class TestClock: Sendable, CustomStringConvertible {
 
     // MARK: - Internals
 
-    /// Runs `body`, this clock's moving of time, for a caller isolated to `isolation`. A
-    /// caller on the main actor (a `@MainActor` test) may have started tasks there that
-    /// have not run yet, and no hook sees the main actor's jobs: from here, while still on
-    /// the main actor, until `body` returns, what the main actor sends to the global
-    /// executor is counted as this clock's work, and settling goes through the main queue.
-    private func fromCaller(_ isolation: isolated (any Actor)?, _ body: () async -> Void) async {
+    /// Runs `body`, this clock's moving of time or its wait for sleepers, for a caller
+    /// isolated to `isolation`. A caller on the main actor (a `@MainActor` test) may have
+    /// started tasks there that have not run yet, and no hook sees the main actor's jobs:
+    /// from here, while still on the main actor, until `body` returns or throws, what the
+    /// main actor sends to the global executor is counted as this clock's work, and settling
+    /// goes through the main queue.
+    @discardableResult
+    private func fromCaller<R>(_ isolation: isolated (any Actor)?, _ body: () async throws -> R) async rethrows -> R {
         let onMain = isolation is MainActor
         if onMain { time.woken.waitForMain() }
-        await body()
-        if onMain { time.woken.doneWaitingForMain() }
+        defer { if onMain { time.woken.doneWaitingForMain() } }
+        return try await body()
     }
 
     /// Wakes each sleeper due by `target` in order, settling after each; returns whether
