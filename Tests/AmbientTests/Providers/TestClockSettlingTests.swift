@@ -162,57 +162,36 @@ struct TestClockSettlingTests {
         _ = try? await task.value
     }
 
-    /// One value handed from a sender to a receiver that may still be running when it is sent.
-    final class Handoff: Sendable {
-        private let state = Locked<(waiting: CheckedContinuation<Int, Never>?, sent: Int?)>((nil, nil))
-
-        /// Registers where `send` will find it, then works for `work` before it suspends,
-        /// as an operator's `next()` does when it starts its tasks. Off the caller's actor.
-        func receive(workingFirst work: Duration) async -> Int {
-            await withCheckedContinuation { continuation in
-                let sent = state.withLock { state -> Int? in
-                    if state.sent == nil { state.waiting = continuation }
-                    return state.sent
-                }
-                TestClockSettlingTests.spin(for: work)
-                if let sent { continuation.resume(returning: sent) }
-            }
-        }
-
-        func send(_ value: Int) {
-            let waiting = state.withLock { state in
-                state.sent = value
-                defer { state.waiting = nil }
-                return state.waiting
-            }
-            waiting?.resume(returning: value)
-        }
+    /// Waits at `gate` off the caller's actor, working for `work` between registering and
+    /// suspending, as an operator's `next()` does when it starts its tasks.
+    nonisolated static func wait(at gate: AsyncGate, workingFirst work: Duration) async {
+        await gate.wait(beforeSuspending: { spin(for: work) })
     }
 
     /// A `@MainActor` test's `Task { }` leaves the main actor while the test waits for the
-    /// sleeper, registers where the woken work will find it, and works for 200 ms before it
-    /// suspends: the advance waits for it, so it receives the value at the instant it was
-    /// sent. (Where the task's hop off the main actor is not counted, the advance moves time
-    /// to its end and returns while the task still works, and nothing has been received.)
+    /// sleeper, registers at a gate the woken work opens, and works for 200 ms before it
+    /// suspends: the advance waits for it, so it passes the gate at the instant it opened.
+    /// (Where the task's hop off the main actor is not counted, the advance moves time to its
+    /// end and returns while the task still works, and nothing has passed.)
     @MainActor @Test func aTaskStillLeavingTheMainActorIsWaitedForBeforeTimeMoves() async throws {
         let testClock = TestClock()
-        let handoff = Handoff()
-        let received = Locked<[String]>([])
+        let gate = AsyncGate()
+        let passed = Locked<[String]>([])
         let (receiver, sender) = withInjected(testClock.clock) {
             (
                 Task {
-                    let value = await handoff.receive(workingFirst: .milliseconds(200))
-                    received.withLock { $0.append("\(value) at \(testClock.instant.offset)") }
+                    await Self.wait(at: gate, workingFirst: .milliseconds(200))
+                    passed.withLock { $0.append("passed at \(testClock.instant.offset)") }
                 },
                 Task {
                     try await Clock.current.sleep(for: .seconds(1))
-                    handoff.send(1)
+                    gate.open()
                 }
             )
         }
         try await testClock.waitForSleepers(timeout: .seconds(120))
         await testClock.advance(by: .seconds(10))
-        #expect(received.get() == ["1 at 1.0 seconds"])
+        #expect(passed.get() == ["passed at 1.0 seconds"])
         _ = try await sender.value
         await receiver.value
     }
