@@ -3,7 +3,7 @@
 // The libFuzzer target over what a receiver reads from strangers: the carried-field and
 // baggage decoders, the escaping, the signature parser and the HMAC check. Its own package,
 // so the fuzzer build (libFuzzer and AddressSanitizer: `./run` says which flags) never touches
-// the library's.
+// the library's. CFuzzerDriver declares libFuzzer's driver, which the fuzzer's main calls.
 // `./run [seconds]`.
 import PackageDescription
 
@@ -14,10 +14,11 @@ let package = Package(
         .package(name: "Ambient", path: "..", traits: ["SwiftCrypto"])
     ],
     targets: [
+        .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "CarrierFuzzer",
-            dependencies: [.product(name: "Ambient", package: "Ambient")]
-        )
+            dependencies: ["CFuzzerDriver", .product(name: "Ambient", package: "Ambient")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// libFuzzer's entry point: each input is one request a stranger could send. The first byte
+// What the fuzzer checks: each input is one request a stranger could send. The first byte
 // picks what the rest is; every mode checks a property, not only "no crash":
 //
 //   0  ambient-* fields (clock, note, signature, split at 0x00), to a receiver trusting
@@ -12,6 +12,7 @@
 //      then one byte of the carrier changed (position and value from the input's last
 //      bytes): the receiver applies the note exactly as sent, or nothing.
 import Ambient
+import CFuzzerDriver
 import Foundation
 
 struct Note: CarriableValue, Equatable {
@@ -29,9 +30,26 @@ let signer = CarrierSigner.hmacSHA256(key, now: { now })
 let signedOnly = CarrierTrust.signed(by: [key], now: { now })
 let carried = CarriedValues(Clock.self, Note.self)
 
+/// The fuzzer's entry point: libFuzzer's driver, which reads libFuzzer's flags from the command
+/// line and calls ``fuzz(_:_:)`` with each input. The fuzzer has a main of its own, rather than
+/// libFuzzer's, because it is built with `-sanitize=fuzzer,address` passed to swiftc only
+/// (`./run`): its C dependencies are then compiled as the benchmarks' release build compiles
+/// them, and that build's BoringSSL serves both.
+@main
+enum CarrierFuzzerMain {
+    static func main() {
+        var argc = CommandLine.argc
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, count in
+                guard let data else { return 0 }
+                return fuzz(data, count)
+            })
+    }
+}
+
 /// libFuzzer calls this with each input (`count` bytes at `data`); 0 means "keep going".
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
+func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     guard count > 0 else { return 0 }
     let bytes = UnsafeBufferPointer(start: data, count: count)
     let rest = Array(bytes.dropFirst())
