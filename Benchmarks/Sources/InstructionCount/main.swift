@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// One case for callgrind to count: `InstructionCount CASE N` runs it N times;
+// One case for callgrind to count (or each case named on standard input, with `--each`, in
+// a process of its own): `InstructionCount CASE N` runs it N times;
 // `InstructionCount CASE N1 N2 N3 …` runs it N1 times, then N2 times, N3 times and so on,
 // each run after a call of `countingMark()` and the last followed by one
 // (CountingMark.swift). The `instructions` script runs it 1,000 times to warm up, then 1,000
@@ -30,14 +31,40 @@ if arguments.count == 2, arguments[1] == "--list" {
 }
 let counts = arguments.dropFirst(2).compactMap { Int($0) }
 guard arguments.count >= 3, counts.count == arguments.count - 2 else {
-    print("usage: InstructionCount CASE COUNT... | --list")
+    print("usage: InstructionCount CASE COUNT... | --each COUNT... (cases on standard input) | --list")
     exit(2)
 }
-if let body = syncCases[arguments[1]] {
-    runCounted(counts, body)
-} else if let body = allAsyncCases[arguments[1]] {
-    runCountedInATask(counts, body)
-} else {
+/// Runs the case `name` as `runCounted(_:_:)` does; false when there is no such case.
+@MainActor func run(_ name: String, _ counts: [Int]) -> Bool {
+    if let body = syncCases[name] {
+        runCounted(counts, body)
+    } else if let body = allAsyncCases[name] {
+        runCountedInATask(counts, body)
+    } else {
+        return false
+    }
+    return true
+}
+if arguments[1] == "--each" {
+    // Each case named on standard input, one per line, in a process of its own: forked from
+    // this one once every name is read, so each starts from the state a fresh process has
+    // when its case begins (nothing of another case's run in it), without valgrind's start-up
+    // for each (under callgrind, `--callgrind-out-file=…%p` gives each child its own files).
+    // Prints `PID NAME` for each.
+    var names: [String] = []
+    while let line = readLine() { names.append(line) }
+    for name in names {
+        fflush(nil)
+        let child = fork()
+        if child == 0 { exit(run(name, counts) ? 0 : 3) }
+        var status: Int32 = 0
+        guard child > 0, waitpid(child, &status, 0) == child, status == 0 else {
+            print("case \(name) failed (status \(status)); --list lists them")
+            exit(1)
+        }
+        print("\(child) \(name)")
+    }
+} else if !run(arguments[1], counts) {
     print("unknown case \(arguments[1]); --list lists them")
     exit(2)
 }
