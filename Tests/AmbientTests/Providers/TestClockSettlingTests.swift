@@ -172,8 +172,23 @@ struct TestClockSettlingTests {
     /// sleeper, registers at a gate the woken work opens, and works for 200 ms before it
     /// suspends: the advance waits for it, so it passes the gate at the instant it opened.
     /// (Where the task's hop off the main actor is not counted, the advance moves time to its
-    /// end and returns while the task still works, and nothing has passed.)
+    /// end and returns while the task still works, and nothing has passed: every attempt.)
+    ///
+    /// Up to three attempts: where another `@MainActor` test of the parallel run waits on its
+    /// own clock at the instant of the hop, that clock may count the hop instead (the
+    /// limitation the TestClock documentation states), and the attempt fails.
     @MainActor @Test func aTaskStillLeavingTheMainActorIsWaitedForBeforeTimeMoves() async throws {
+        var attempts: [[String]] = []
+        while attempts.count < 3 {
+            let passed = try await Self.leaveTheMainActorWhileTheTestWaits()
+            if passed == ["passed at 1.0 seconds"] { return }
+            attempts.append(passed)
+        }
+        Issue.record("the task was not waited for in any attempt: \(attempts)")
+    }
+
+    /// One attempt of the test above: what passed the gate, and when.
+    @MainActor private static func leaveTheMainActorWhileTheTestWaits() async throws -> [String] {
         let testClock = TestClock()
         let gate = AsyncGate()
         let passed = Locked<[String]>([])
@@ -191,9 +206,10 @@ struct TestClockSettlingTests {
         }
         try await testClock.waitForSleepers(timeout: .seconds(120))
         await testClock.advance(by: .seconds(10))
-        #expect(passed.get() == ["passed at 1.0 seconds"])
+        let seen = passed.get()
         _ = try await sender.value
         await receiver.value
+        return seen
     }
 
     @Test func workThatNeverSettlesIsReportedNotHung() async throws {

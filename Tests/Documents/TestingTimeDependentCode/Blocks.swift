@@ -98,7 +98,7 @@ func syncEveryMinute(times: Int, parse: () -> Void) async throws {
     try await syncing.value
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:247
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:250
 final class Ticks: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Duration] = []
@@ -122,7 +122,7 @@ final class Ticks: @unchecked Sendable {
     ticking.cancel()
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:316
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:319
 func poll(every interval: Duration, until isDone: () -> Bool) async throws -> Int {
     var polls = 1
     while !isDone() {
@@ -132,7 +132,7 @@ func poll(every interval: Duration, until isDone: () -> Bool) async throws -> In
     return polls
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:327
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:330
 @Test
 func pollingStopsOnceTheDeadlineHasPassed() async throws {
     let start = Date(timeIntervalSince1970: 0)
@@ -149,7 +149,7 @@ func pollingStopsOnceTheDeadlineHasPassed() async throws {
     #expect(testClock.now == start.addingTimeInterval(120))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:360
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:363
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -158,7 +158,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:390
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:393
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -171,19 +171,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:410
-@MainActor func block410() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:413
+@MainActor func block413() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:420
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:423
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:430
-@MainActor func block430() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:433
+@MainActor func block433() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {

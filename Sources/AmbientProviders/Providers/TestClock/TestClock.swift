@@ -45,8 +45,10 @@ import Foundation
 /// filled in by `#isolation`, tells it where it was called. Between starting its tasks and
 /// moving time, such a test awaits only the clock: a task that leaves the main actor while
 /// the test awaits something else is not seen, and may still be on its way when time moves.
-/// (Another `@MainActor` test's tasks that leave the main actor during such a call are
-/// counted too: the call may wait for them as well, and they run as they would otherwise.)
+/// A hop off the main actor is counted by one clock waiting there: while several
+/// `@MainActor` tests of a parallel run wait on their own clocks at the same instant, it may
+/// be another test's, which waits for the task instead, and this test's clock may move time
+/// while the task is still on its way (`swift test --no-parallel` rules that out).
 ///
 /// Work that leaves the global executor is counted as *suspended*, so time may move while
 /// it runs: a `DispatchQueue`, `Thread` or `OperationQueue` callback, the main actor
