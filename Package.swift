@@ -234,3 +234,17 @@ package.targets += mainActorDocumentPages.map { page in
     )
 }
 #endif
+
+// `AMBIENT_TESTS=library` leaves out the pages' test targets (their blocks and checks: what
+// the sanitizers' runs need not compile again); `AMBIENT_TESTS=bridges` keeps the bridges'
+// tests alone (what the traits' build in CI runs). Unset: every test target.
+switch Context.environment["AMBIENT_TESTS"] {
+case "library"?:
+    package.targets.removeAll { $0.type == .test && ($0.name.hasPrefix("Documents") || $0.name == "DocumentationTests") }
+case "bridges"?:
+    package.targets.removeAll { $0.type == .test && $0.name != "AmbientBridgeTests" }
+case nil, ""?:
+    break
+case let other?:
+    fatalError("AMBIENT_TESTS=\(other): expected library or bridges (or unset, for every test target)")
+}
