@@ -240,7 +240,9 @@ package.targets += mainActorDocumentPages.map { page in
 // tests alone (what the traits' build in CI runs). Unset: every test target.
 switch Context.environment["AMBIENT_TESTS"] {
 case "library"?:
-    package.targets.removeAll { $0.type == .test && ($0.name.hasPrefix("Documents") || $0.name == "DocumentationTests") }
+    package.targets.removeAll {
+        $0.type == .test && ($0.name.hasPrefix("Documents") || $0.name == "DocumentationTests")
+    }
 case "bridges"?:
     package.targets.removeAll { $0.type == .test && $0.name != "AmbientBridgeTests" }
 case nil, ""?:
