@@ -11,7 +11,10 @@ let package = Package(
     name: "AmbientInterop",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     dependencies: [
-        .package(name: "Ambient", path: "../..", traits: ["SwiftLog", "ServiceContext", "SwiftCrypto"]),
+        // The traits in this order: SwiftPM 6.3 then gives the compiler their `-D` flags in the
+        // order it gives the root package's `--traits` (with .ci/run's fixed hashing seed), so
+        // this build reuses the Ambient that CI's traits build compiled (.ci/run checks it).
+        .package(name: "Ambient", path: "../..", traits: ["ServiceContext", "SwiftCrypto", "SwiftLog"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
