@@ -33,9 +33,13 @@ final class BackgroundThreads: Sendable {
         }
     }
 
-    /// Threads that only burn the CPU.
+    /// Threads that only burn the CPU: `count` of them, but no more than the machine has
+    /// cores. One spinner per core already keeps every core busy, so the code under test
+    /// waits for its turn on each one; more would only burn more CPU time, which on a small
+    /// machine is taken from the rest of a parallel test run, not from the code under test.
     static func spinning(_ count: Int) -> BackgroundThreads {
-        BackgroundThreads(count: count) { _ = ContinuousClock.now }
+        let spinners = min(count, ProcessInfo.processInfo.activeProcessorCount)
+        return BackgroundThreads(count: max(1, spinners)) { _ = ContinuousClock.now }
     }
 
     func stop() {
