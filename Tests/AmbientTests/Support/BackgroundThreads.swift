@@ -35,8 +35,9 @@ final class BackgroundThreads: Sendable {
 
     /// Threads that only burn the CPU: `count` of them, but no more than the machine has
     /// cores. One spinner per core already keeps every core busy, so the code under test
-    /// waits for its turn on each one; more would only burn more CPU time, which on a small
-    /// machine is taken from the rest of a parallel test run, not from the code under test.
+    /// waits for its turn on each one; more would lengthen those waits only by oversubscribing
+    /// the cores, and on a small machine would take the CPU time the rest of a parallel test
+    /// run needs.
     static func spinning(_ count: Int) -> BackgroundThreads {
         let spinners = min(count, ProcessInfo.processInfo.activeProcessorCount)
         return BackgroundThreads(count: max(1, spinners)) { _ = ContinuousClock.now }
