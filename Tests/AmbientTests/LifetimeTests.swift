@@ -17,7 +17,9 @@ struct LifetimeTests {
     }
 
     @Test func aProcessWideValueIsReleasedOnceReadersOnOtherThreadsHaveReturned() async {
-        let readers = BackgroundThreads(count: 3) { _ = ProcessWideResource.current }
+        // Pausing between batches of reads: three readers at full speed would take the cores
+        // from the thread whose scopes they are there to overlap.
+        let readers = BackgroundThreads(count: 3, pause: .microseconds(100)) { _ = ProcessWideResource.current }
         let leaked = await onOwnThread {
             var leaked = 0
             for _ in 0..<200 {

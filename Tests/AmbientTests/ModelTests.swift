@@ -175,7 +175,10 @@ struct ModelTests {
         }
     }
 
-    @Test(arguments: 0..<300)
+    /// Its cases run one at a time (`.serialized`), beside the rest of a parallel run: each
+    /// starts two reader threads of its own, and 300 cases started at once would be 600
+    /// readers waiting, all awake, for their programs' turns on the process-wide scope.
+    @Test(.serialized, arguments: 0..<300)
     func randomProgramsAgreeWithTheModel(seed: Int) async {
         // On a thread of its own: programs use the blocking process-wide scope, which
         // refuses to run inside a task.

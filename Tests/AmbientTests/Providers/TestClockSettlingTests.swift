@@ -89,7 +89,7 @@ struct TestClockSettlingTests {
 
     @Test(arguments: Route.allCases)
     func everyWakeUpIsDeliveredWithTheCPUsBusy(route: Route) async throws {
-        let spinners = BackgroundThreads.spinning(4)
+        let spinners = BusyCores.hold()
         defer { spinners.stop() }
         for mover in Mover.allCases {
             #expect(try await Self.loop(sleeps: 50, work: .zero, route: route, mover: mover) == 50, "\(mover)")
@@ -98,10 +98,10 @@ struct TestClockSettlingTests {
     }
 
     /// 1,000 repetitions of each route and mover (200 under a sanitizer), with a thread
-    /// spinning on each core (4 at most): zero misses.
+    /// spinning on each core (`BusyCores`): zero misses.
     @Test(arguments: Route.allCases)
     func stressAThousandLoopsMissNothing(route: Route) async throws {
-        let spinners = BackgroundThreads.spinning(4)
+        let spinners = BusyCores.hold()
         defer { spinners.stop() }
         var misses = 0
         for repetition in 0..<Sanitizers.scaled(1_000) {

@@ -9,7 +9,7 @@ import Foundation
 @testable import AmbientProviders
 
 /// Threads of their own that call `body` over and over — readers outside every scope, or
-/// spinners keeping the cores busy as a parallel test run does — until `stop()`, which
+/// spinners keeping the cores busy (`BusyCores`) — until `stop()`, which
 /// returns once all of them have. Bounded whatever happens: each gives up after 120 s.
 ///
 /// Readers pass a `pause` between batches of 100 calls: they still interleave with every
@@ -31,16 +31,6 @@ final class BackgroundThreads: Sendable {
                 finished.leave()
             }.start()
         }
-    }
-
-    /// Threads that only burn the CPU: `count` of them, but no more than the machine has
-    /// cores. One spinner per core already keeps every core busy, so the code under test
-    /// waits for its turn on each one; more would lengthen those waits only by oversubscribing
-    /// the cores, and on a small machine would take the CPU time the rest of a parallel test
-    /// run needs.
-    static func spinning(_ count: Int) -> BackgroundThreads {
-        let spinners = min(count, ProcessInfo.processInfo.activeProcessorCount)
-        return BackgroundThreads(count: max(1, spinners)) { _ = ContinuousClock.now }
     }
 
     func stop() {

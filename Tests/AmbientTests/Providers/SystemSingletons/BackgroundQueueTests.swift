@@ -232,7 +232,7 @@ struct BackgroundQueueTests {
     /// minutes, longer than a `TestClock` waits for the work it woke.
     @Test func parallelTestsSharingQueuesSeeOnlyTheirOwnValues() async {
         let mismatches = Locked(0)
-        let busy = BackgroundThreads.spinning(2)
+        let busy = BusyCores.hold()
         await withTaskGroup(of: Void.self) { tests in
             for test in 0..<16 {
                 tests.addTask {

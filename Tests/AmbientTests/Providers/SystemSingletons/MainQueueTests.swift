@@ -132,7 +132,7 @@ struct MainQueueTests {
     /// The order and settle guarantees with both cores busy: 300 rounds, each a few pieces
     /// of work at shuffled deadlines (two sharing one) and a repeating timer, one `advance`.
     @Test func theGuaranteesHoldOnBusyCores() async {
-        let spinners = BackgroundThreads.spinning(2)
+        let spinners = BusyCores.hold()
         defer { spinners.stop() }
         var wrong = 0
         for round in 0..<300 {
