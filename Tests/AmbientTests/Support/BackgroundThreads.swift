@@ -14,7 +14,9 @@ import Foundation
 ///
 /// Readers pass a `pause` between batches of 100 calls: they still interleave with every
 /// scope the test enters and leaves, without taking whole cores from the rest of a
-/// parallel run for the length of a long test.
+/// parallel run for the length of a long test. The pause is at least three times as long as
+/// the batch took, so a reader keeps to a quarter of a core in every build: under a sanitizer a
+/// batch takes tens of times longer than the pause alone.
 final class BackgroundThreads: Sendable {
     private let running = Locked(true)
     private let finished = DispatchGroup()
@@ -25,8 +27,11 @@ final class BackgroundThreads: Sendable {
             Thread { [running, finished] in
                 let deadline = ContinuousClock.now + .seconds(120)
                 while running.get(), ContinuousClock.now < deadline {
+                    let batch = ContinuousClock.now
                     for _ in 0..<100 { body() }
-                    if let pause { Thread.sleep(forTimeInterval: pause.timeInterval) }
+                    if let pause {
+                        Thread.sleep(forTimeInterval: max(pause, (ContinuousClock.now - batch) * 3).timeInterval)
+                    }
                 }
                 finished.leave()
             }.start()
