@@ -4,7 +4,7 @@
 // baggage decoders, the escaping, the signature parser and the HMAC check. Its own package,
 // so the fuzzer build (libFuzzer and AddressSanitizer: `./run` says which flags) never touches
 // the library's. CFuzzerDriver declares libFuzzer's driver, which the fuzzer's main calls.
-// `./run [seconds]`.
+// `./run [seconds [workers]]`.
 import PackageDescription
 
 let package = Package(
