@@ -26,8 +26,9 @@ final class BackgroundThreads: Sendable {
             finished.enter()  // before the thread starts, so `stop()` always waits for it
             Thread { [running, finished] in
                 let deadline = ContinuousClock.now + .seconds(120)
-                while running.get(), ContinuousClock.now < deadline {
+                while running.get() {
                     let batch = ContinuousClock.now
+                    guard batch < deadline else { break }
                     for _ in 0..<100 { body() }
                     if let pause {
                         Thread.sleep(forTimeInterval: max(pause, (ContinuousClock.now - batch) * 3).timeInterval)
