@@ -69,8 +69,9 @@ open class InjectingTestCase: XCTestCase {
         // read; `assumeIsolated` checks it. The test case object stays on this thread.
         nonisolated(unsafe) let test = self
         let (injected, allowing) = MainActor.assumeIsolated { (test.injections, test.strictModeAllowing) }
-        var context = InjectionContext().injecting(IssueReporter.xcTest(testName: name)).injecting(
-            contentsOf: injected)
+        let pendingWork = PendingWorkCheck()
+        var context = InjectionContext().injecting(IssueReporter.xcTest(testName: name, checking: pendingWork))
+            .injecting(contentsOf: injected)
         if let allowed = allowing {
             let reported = LiveReadLog()
             let name = self.name
@@ -82,13 +83,15 @@ open class InjectingTestCase: XCTestCase {
                 })
         }
         context.run { super.invokeTest() }
+        // The background work the test left pending (queues made where its reporter is current).
+        if let report = pendingWork.report() { XCTFail("\(name): \(report)") }
     }
 }
 
 extension IssueReporter {
     /// Fails the running XCTest test method with each report, naming its location.
-    static func xcTest(testName: String) -> IssueReporter {
-        IssueReporter { message, location in
+    static func xcTest(testName: String, checking pendingWork: PendingWorkCheck) -> IssueReporter {
+        IssueReporter(checkingPendingWork: pendingWork) { message, location in
             XCTFail("\(testName): \(location): \(message)")
         }
     }

@@ -57,10 +57,17 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         performing function: @Sendable () async throws -> Void
     ) async throws {
         let recorder = TestIssueRecorder(for: test)
-        // Reports made outside the test's tasks are recorded once its body returns, thrown or not.
-        defer { recorder.recordHeld() }
+        let pendingWork = PendingWorkCheck()
+        // Reports made outside the test's tasks are recorded once its body returns, thrown or
+        // not; so is the background work the test left pending.
+        defer {
+            if let report = pendingWork.report() {
+                Issue.record(Comment(rawValue: report), sourceLocation: test.sourceLocation)
+            }
+            recorder.recordHeld()
+        }
         // The test's reporter goes in first, so a reporter the test injects itself wins.
-        let context = InjectionContext.current.injecting(IssueReporter.swiftTesting(recorder))
+        let context = InjectionContext.current.injecting(IssueReporter.swiftTesting(recorder, checking: pendingWork))
         try await inject(context, test, recorder).run { try await function() }
     }
 }
@@ -221,8 +228,8 @@ extension IssueReporter {
 
     /// Records each report as an issue of the test `recorder` records for, at the reported
     /// location, wherever the report is made.
-    static func swiftTesting(_ recorder: TestIssueRecorder) -> IssueReporter {
-        IssueReporter { message, location in
+    static func swiftTesting(_ recorder: TestIssueRecorder, checking pendingWork: PendingWorkCheck) -> IssueReporter {
+        IssueReporter(checkingPendingWork: pendingWork) { message, location in
             recorder.record(Comment(rawValue: message), at: SourceLocation(location))
         }
     }

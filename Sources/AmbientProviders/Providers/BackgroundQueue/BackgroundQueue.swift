@@ -91,28 +91,64 @@ public struct BackgroundQueue: AmbientValue, CustomStringConvertible {
     }
 
     /// Suspends until every submission made in this queue's scopes, and everything that work
-    /// submitted, has finished. Returns at once for ``live``. If that takes longer than
-    /// `timeout` of real time (work that never ends, or waits for this call), it reports so
-    /// through ``IssueReporter`` — a test issue under AmbientTesting — and returns.
+    /// submitted, has finished: work on carrying queues and operation queues, group
+    /// notifications, carrying threads, and main-queue work submitted through ``MainQueue``.
+    /// Returns at once for ``live``.
+    ///
+    /// It reports through ``IssueReporter`` (a test issue under AmbientTesting) and returns,
+    /// naming each unfinished piece by the file and line that submitted it and what it waits
+    /// for, when:
+    /// - everything unfinished waits for the test clock (a thread asleep on it): at once,
+    ///   since only the test can move that clock, with `advance(by:)` or `run()`;
+    /// - `timeout` of real time passes first (work that never ends, or waits for this call).
     public func finished(
         timeout: Duration = .seconds(60),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async {
         guard let work = state.object else { return }
-        if await work.finished(timeout: timeout) { return }
+        let outcome = await work.finished(timeout: timeout)
+        guard let message = Self.report(outcome, of: work, timeout: timeout) else { return }
         IssueReporter.current.report(
-            "BackgroundQueue.finished(): \(work.unfinished) submission(s) still unfinished after \(timeout) "
-                + "of real time (work that never ends, or that waits for this call?)",
-            at: IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column))
+            message, at: IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Blocks this thread until every submission made in this queue's scopes, and everything
     /// that work submitted, has finished: ``finished(timeout:fileID:filePath:line:column:)``
-    /// for synchronous tests (an `XCTestCase` method that is not `async`). Returns `false`
-    /// if `timeout` of real time passed first. Never call it from the work it waits for.
+    /// for synchronous tests (an `XCTestCase` method that is not `async`); on the main thread
+    /// it runs the main run loop while it waits, so main-queue work can run. Returns `false`,
+    /// having reported why as ``finished(timeout:fileID:filePath:line:column:)`` does, if
+    /// `timeout` of real time passed first or everything unfinished waits for the test clock.
+    /// Never call it from the work it waits for.
     @discardableResult
-    public func waitUntilFinished(timeout: Duration = .seconds(60)) -> Bool {
-        state.object?.waitUntilFinished(timeout: timeout) ?? true
+    public func waitUntilFinished(
+        timeout: Duration = .seconds(60),
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
+    ) -> Bool {
+        guard let work = state.object else { return true }
+        let outcome = work.waitUntilFinished(timeout: timeout)
+        guard let message = Self.report(outcome, of: work, timeout: timeout) else { return true }
+        IssueReporter.current.report(
+            message, at: IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column))
+        return false
+    }
+
+    /// What a wait that stopped with `outcome` reports, or `nil` when the work finished.
+    private static func report(
+        _ outcome: BackgroundWork.Outcome, of work: BackgroundWork, timeout: Duration
+    )
+        -> String?
+    {
+        let pending = work.pendingWork().map { "\n- " + $0 }.joined()
+        switch outcome {
+        case .finished:
+            return nil
+        case .timedOut:
+            return "BackgroundQueue.finished(): \(work.unfinished) submission(s) still unfinished after \(timeout) "
+                + "of real time (work that never ends, or that waits for this call?):\(pending)"
+        case .waitsForTheTestClock:
+            return "BackgroundQueue.finished(): \(work.unfinished) submission(s) cannot finish until the test clock "
+                + "moves, and only the test moves it: advance it (advance(by:), run()) before waiting for them:\(pending)"
+        }
     }
 
     // MARK: - DispatchQueue.global()'s surface
@@ -121,18 +157,20 @@ public struct BackgroundQueue: AmbientValue, CustomStringConvertible {
     /// background, inside the caller's scope.
     public func async(
         qos: DispatchQoS.QoSClass = .default, group: DispatchGroup? = nil, flags: DispatchWorkItemFlags = [],
+        fileID: StaticString = #fileID, line: UInt = #line,
         execute work: @escaping @Sendable () -> Void
     ) {
-        CarryingQueue.global(qos: qos).async(group: group, flags: flags, execute: work)
+        CarryingQueue.global(qos: qos).async(group: group, flags: flags, fileID: fileID, line: line, execute: work)
     }
 
     /// `DispatchQueue.global(qos:).asyncAfter(deadline:execute:)`: `work` runs once
     /// `deadline` has come (on a driven queue: the test clock's), inside the caller's scope.
     public func asyncAfter(
         deadline: CarryingQueue.Deadline, qos: DispatchQoS.QoSClass = .default,
+        fileID: StaticString = #fileID, line: UInt = #line,
         execute work: @escaping @Sendable () -> Void
     ) {
-        CarryingQueue.global(qos: qos).asyncAfter(deadline: deadline, execute: work)
+        CarryingQueue.global(qos: qos).asyncAfter(deadline: deadline, fileID: fileID, line: line, execute: work)
     }
 
     /// `DispatchQueue.concurrentPerform(iterations:execute:)`: `work` runs once per index,

@@ -20,20 +20,50 @@ final class BackgroundWork: Sendable {
     private struct Delayed: Sendable, DueWork {
         let order: UInt64
         let deadline: Clock.Instant
-        let run: @Sendable () -> Void
+        let submission: Submission
+        let run: @Sendable (UInt64) -> Void
+    }
+
+    /// A `DispatchGroup` notification waiting for its group to empty.
+    private struct Notification: Sendable {
+        let group: DispatchGroup
+        let deliver: @Sendable () -> Void
+    }
+
+    /// Why a wait stopped waiting.
+    enum Outcome: Sendable {
+        /// Nothing is unfinished.
+        case finished
+        /// The timeout of real time passed.
+        case timedOut
+        /// Everything unfinished waits for the test clock, which only the test can move.
+        case waitsForTheTestClock
     }
 
     private enum Waiter: Sendable {
-        case task(CheckedContinuation<Bool, Never>)
-        case thread(DispatchSemaphore)
+        case task(CheckedContinuation<Outcome, Never>)
+        case thread(DispatchSemaphore, Locked<Outcome>)
     }
 
     private struct State: Sendable {
-        var unfinished = 0
+        var nextID: UInt64 = 0
         var nextOrder: UInt64 = 0
         var nextWaiter: UInt64 = 0
+        /// The counted work: submitted and not yet finished.
+        var pending: [UInt64: Submission] = [:]
         var delayed: [Delayed] = []
+        var notifications: [UInt64: Notification] = [:]
         var waiters: [(id: UInt64, waiter: Waiter)] = []
+
+        /// Whether there is unfinished work and all of it waits for the test clock.
+        var onlyTheTestClockCanMoveOn: Bool {
+            !pending.isEmpty && pending.values.allSatisfy(\.waitsForTheTestClock)
+        }
+
+        mutating func takeWaiters() -> [(id: UInt64, waiter: Waiter)] {
+            defer { waiters.removeAll() }
+            return waiters
+        }
     }
 
     /// The clock a driven queue's deadlines are on; `nil` when tracked (live Dispatch).
@@ -55,12 +85,13 @@ final class BackgroundWork: Sendable {
         } else {
             serial = nil
         }
+        IssueReporter.current.pendingWork?.watch(self)
     }
 
     /// Submissions made and not yet finished (driven work waiting for its deadline is not
     /// counted until the clock reaches it).
     var unfinished: Int {
-        state.withLock { $0.unfinished }
+        state.withLock { $0.pending.count }
     }
 
     // MARK: - Submitting
@@ -68,10 +99,11 @@ final class BackgroundWork: Sendable {
     /// `work`, carried in `context`, submitted to `queue` (tracked) or to the driven order.
     func async(
         on queue: DispatchQueue, group: DispatchGroup?, qos: DispatchQoS, flags: DispatchWorkItemFlags,
-        context: InjectionContext, work: @escaping @Sendable () -> Void
+        context: InjectionContext, submission: Submission, work: @escaping @Sendable () -> Void
     ) {
         group?.enter()
-        let run = counted(context, work)
+        let id = begin(submission)
+        let run = finishing(id, context, work)
         guard let serial, let testClock else {
             queue.async(qos: qos, flags: flags) {
                 run()
@@ -82,6 +114,7 @@ final class BackgroundWork: Sendable {
         testClock.settling(on: serial) {
             run()
             group?.leave()
+            self.deliverReadyNotifications()
         }
     }
 
@@ -89,18 +122,21 @@ final class BackgroundWork: Sendable {
     /// test clock's when driven.
     func asyncAfter(
         _ delay: Duration, on queue: DispatchQueue, qos: DispatchQoS, flags: DispatchWorkItemFlags,
-        context: InjectionContext, work: @escaping @Sendable () -> Void
+        context: InjectionContext, submission: Submission, work: @escaping @Sendable () -> Void
     ) {
         guard let testClock else {
+            let id = begin(submission)
             queue.asyncAfter(
-                deadline: .now() + delay.timeInterval, qos: qos, flags: flags, execute: counted(context, work))
+                deadline: .now() + delay.timeInterval, qos: qos, flags: flags, execute: finishing(id, context, work))
             return
         }
         // Counted once the clock reaches it (`takeNextDue`), not before.
-        let run = finishing(context, work)
-        let deadline = testClock.instant.advanced(by: delay)
+        let deadline = testClock.deadline(after: delay)
+        var delayed = submission
+        delayed.waiting = .deadline(deadline)
+        let run: @Sendable (UInt64) -> Void = { id in self.finishing(id, context, work)() }
         state.withLock { state in
-            state.delayed.append(Delayed(order: state.nextOrder, deadline: deadline, run: run))
+            state.delayed.append(Delayed(order: state.nextOrder, deadline: deadline, submission: delayed, run: run))
             state.nextOrder += 1
         }
         // A sleeper on the test clock, started where the clock is injected, so the clock
@@ -144,83 +180,207 @@ final class BackgroundWork: Sendable {
     private func runDue() {
         guard let serial, let testClock else { return }
         testClock.settling(on: serial) {
-            while let item = self.takeNextDue() {
-                item.run()
+            while let (id, item) = self.takeNextDue() {
+                item.run(id)
+                self.deliverReadyNotifications()
             }
         }
     }
 
-    private func takeNextDue() -> Delayed? {
+    private func takeNextDue() -> (UInt64, Delayed)? {
         guard let now = testClock?.instant else { return nil }
-        return state.withLock { state -> Delayed? in
+        return state.withLock { state -> (UInt64, Delayed)? in
             guard let next = state.delayed.removeNextDue(by: now) else { return nil }
-            state.unfinished += 1
-            return next
+            state.nextID += 1
+            var submission = next.submission
+            submission.waiting = .queued
+            state.pending[state.nextID] = submission
+            return (state.nextID, next)
         }
     }
 
-    /// `work`, carried in `context` and counted from now until it has run: what this object
-    /// queues itself, and work that runs where it does not schedule it (an operation queue).
-    func counted(_ context: InjectionContext, _ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        begin()
-        return finishing(context, work)
+    // MARK: - Group notifications
+
+    /// Delivers `deliver` (which submits the notification's work, carried and counted) once
+    /// `group` is empty, counting it from now: a wait covers the notification and the work
+    /// it submits. Driven, a group emptied by driven work delivers before that work's hold
+    /// on the test clock ends, so an `advance` waits for what the notification runs.
+    func notify(group: DispatchGroup, submission: Submission, deliver: @escaping @Sendable () -> Void) {
+        var waiting = submission
+        waiting.waiting = .group
+        let id = begin(waiting)
+        state.withLock { $0.notifications[id] = Notification(group: group, deliver: deliver) }
+        guard let testClock else {
+            group.notify(queue: .global()) { self.deliverNotification(id) }
+            return
+        }
+        // Emptied by something the clock does not hold (an uncarried `leave()`): held from
+        // before the claim, so a delivery made here is held before this releases.
+        group.notify(queue: .global()) {
+            testClock.holdSettling()
+            testClock.beginSettling()
+            self.deliverNotification(id)
+            testClock.releaseSettling()
+        }
+        // Already empty: delivered now, within whatever holds the clock here.
+        if group.isEmpty { deliverNotification(id) }
     }
 
-    /// `work`, carried in `context`, then one count ended.
-    private func finishing(_ context: InjectionContext, _ work: @escaping @Sendable () -> Void) -> @Sendable () -> Void
-    {
-        {
+    /// Delivers notification `id` unless it already was.
+    private func deliverNotification(_ id: UInt64) {
+        guard let notification = state.withLock({ $0.notifications.removeValue(forKey: id) }) else { return }
+        notification.deliver()
+        end(id)
+    }
+
+    /// Delivers every notification whose group is now empty: called by driven work after it
+    /// has run (and left its group), while it still holds the test clock.
+    func deliverReadyNotifications() {
+        let ready = state.withLock { state -> [UInt64] in
+            state.notifications.filter { $0.value.group.isEmpty }.map(\.key)
+        }
+        for id in ready.sorted() { deliverNotification(id) }
+    }
+
+    // MARK: - Work that runs where this object does not schedule it
+
+    /// A piece of work that runs where this object does not schedule it (an operation
+    /// queue's thread, the main queue, a thread of its own), counted from ``admit(_:)``
+    /// until ``finished()``; driven, it also holds the test clock for as long, so an
+    /// `advance` waits for it.
+    struct Ticket: Sendable {
+        let work: BackgroundWork
+        let id: UInt64
+
+        /// The work has started on its thread.
+        func started() {
+            work.testClock?.beginSettling()
+            work.update(id, to: .running)
+        }
+
+        /// The work has finished (after ``started()``): the notifications it readied are
+        /// delivered while it still holds the clock.
+        func finished() {
+            work.deliverReadyNotifications()
+            work.end(id)
+            work.testClock?.releaseSettling()
+        }
+    }
+
+    /// Counts `submission` until its ticket says it has finished.
+    func admit(_ submission: Submission) -> Ticket {
+        let ticket = Ticket(work: self, id: begin(submission))
+        testClock?.holdSettling()
+        return ticket
+    }
+
+    /// `work`, carried in `context` and counted from now until it has run: work that runs
+    /// where this object does not schedule it (an operation queue, the main queue).
+    func counted(
+        _ context: InjectionContext, _ submission: Submission, _ work: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
+        let ticket = admit(submission)
+        return {
+            ticket.started()
             context.run(work)
-            self.end()
+            ticket.finished()
+        }
+    }
+
+    /// `work`, carried in `context`, then submission `id` ended.
+    private func finishing(
+        _ id: UInt64, _ context: InjectionContext, _ work: @escaping @Sendable () -> Void
+    ) -> @Sendable () -> Void {
+        {
+            self.update(id, to: .running)
+            context.run(work)
+            self.end(id)
         }
     }
 
     // MARK: - Counting and waiting
 
-    /// Counts one more unfinished piece of work.
-    func begin() {
-        state.withLock { $0.unfinished += 1 }
+    /// Counts one more unfinished piece of work, `submission`; returns its id for ``end(_:)``.
+    func begin(_ submission: Submission) -> UInt64 {
+        state.withLock { state in
+            state.nextID += 1
+            state.pending[state.nextID] = submission
+            return state.nextID
+        }
     }
 
-    /// One piece of work has finished: wakes the waiters if it was the last.
-    func end() {
+    /// Submission `id` now waits for `waiting`. When everything unfinished then waits for the
+    /// test clock, a wait for it stops at once and says so.
+    func update(_ id: UInt64, to waiting: Submission.Waiting) {
+        let stuck = state.withLock { state -> [(id: UInt64, waiter: Waiter)] in
+            guard state.pending[id] != nil else { return [] }
+            state.pending[id]?.waiting = waiting
+            return state.onlyTheTestClockCanMoveOn ? state.takeWaiters() : []
+        }
+        for (_, waiter) in stuck { Self.wake(waiter, .waitsForTheTestClock) }
+    }
+
+    /// Submission `id` has finished: wakes the waiters if it was the last.
+    func end(_ id: UInt64) {
         let waiters = state.withLock { state -> [(id: UInt64, waiter: Waiter)] in
-            state.unfinished -= 1
-            guard state.unfinished == 0 else { return [] }
-            defer { state.waiters.removeAll() }
-            return state.waiters
+            state.pending[id] = nil
+            guard state.pending.isEmpty else { return [] }
+            return state.takeWaiters()
         }
-        for (_, waiter) in waiters { Self.wake(waiter, finished: true) }
+        for (_, waiter) in waiters { Self.wake(waiter, .finished) }
     }
 
-    /// Suspends until nothing submitted here is unfinished, or `timeout` of real time has
-    /// passed; `false` on time-out.
-    func finished(timeout: Duration) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            guard let id = register(.task(continuation)) else { return continuation.resume(returning: true) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { self.expire(id) }
+    /// Suspends until nothing submitted here is unfinished, everything unfinished waits for
+    /// the test clock, or `timeout` of real time has passed.
+    func finished(timeout: Duration) async -> Outcome {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+            switch register(.task(continuation)) {
+            case .failure(let now): continuation.resume(returning: now.outcome)
+            case .success(let id):
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { self.expire(id) }
+            }
         }
     }
 
-    /// Blocks this thread until nothing submitted here is unfinished, or `timeout` of real
-    /// time has passed; `false` on time-out.
-    func waitUntilFinished(timeout: Duration) -> Bool {
+    /// Blocks this thread until nothing submitted here is unfinished, everything unfinished
+    /// waits for the test clock, or `timeout` of real time has passed. On the main thread it
+    /// runs the main run loop meanwhile, so main-queue work the wait covers can run.
+    func waitUntilFinished(timeout: Duration) -> Outcome {
         let semaphore = DispatchSemaphore(value: 0)
-        guard let id = register(.thread(semaphore)) else { return true }
-        if semaphore.wait(timeout: .now() + timeout.timeInterval) == .success { return true }
-        // Timed out, unless `end` took the waiter meanwhile: then its signal is on its way.
-        if remove(id) != nil { return false }
-        semaphore.wait()
-        return true
+        let outcome = Locked(Outcome.finished)
+        let id: UInt64
+        switch register(.thread(semaphore, outcome)) {
+        case .failure(let now): return now.outcome
+        case .success(let registered): id = registered
+        }
+        let deadline = DispatchTime.now() + timeout.timeInterval
+        if Thread.isMainThread {
+            while semaphore.wait(timeout: .now()) != .success {
+                guard DispatchTime.now() < deadline else { return timedOut(id, semaphore, outcome) }
+                _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.002))
+            }
+            return outcome.withLock { $0 }
+        }
+        if semaphore.wait(timeout: deadline) == .success { return outcome.withLock { $0 } }
+        return timedOut(id, semaphore, outcome)
     }
 
-    /// Adds a waiter, or returns `nil` when nothing is unfinished.
-    private func register(_ waiter: Waiter) -> UInt64? {
-        state.withLock { state -> UInt64? in
-            guard state.unfinished > 0 else { return nil }
+    /// A thread's wait ran out: timed out, unless a wake took the waiter meanwhile (its
+    /// signal is then on its way).
+    private func timedOut(_ id: UInt64, _ semaphore: DispatchSemaphore, _ outcome: Locked<Outcome>) -> Outcome {
+        if remove(id) != nil { return .timedOut }
+        semaphore.wait()
+        return outcome.withLock { $0 }
+    }
+
+    /// Adds a waiter; or, when there is nothing to wait for, says why as a failure.
+    private func register(_ waiter: Waiter) -> Result<UInt64, OutcomeNow> {
+        state.withLock { state -> Result<UInt64, OutcomeNow> in
+            if state.pending.isEmpty { return .failure(OutcomeNow(.finished)) }
+            if state.onlyTheTestClockCanMoveOn { return .failure(OutcomeNow(.waitsForTheTestClock)) }
             state.nextWaiter += 1
             state.waiters.append((state.nextWaiter, waiter))
-            return state.nextWaiter
+            return .success(state.nextWaiter)
         }
     }
 
@@ -232,13 +392,40 @@ final class BackgroundWork: Sendable {
     }
 
     private func expire(_ id: UInt64) {
-        if let expired = remove(id) { Self.wake(expired, finished: false) }
+        if let expired = remove(id) { Self.wake(expired, .timedOut) }
     }
 
-    private static func wake(_ waiter: Waiter, finished: Bool) {
+    private static func wake(_ waiter: Waiter, _ outcome: Outcome) {
         switch waiter {
-        case .task(let continuation): continuation.resume(returning: finished)
-        case .thread(let semaphore): if finished { semaphore.signal() }
+        case .task(let continuation): continuation.resume(returning: outcome)
+        case .thread(let semaphore, let result):
+            result.withLock { $0 = outcome }
+            semaphore.signal()
         }
+    }
+
+    // MARK: - Reports
+
+    /// The unfinished work, and driven work waiting for its deadline, one line each in the
+    /// order submitted: where it was submitted and what it waits for. Empty when none.
+    func pendingWork() -> [String] {
+        let now = testClock?.instant
+        let (pending, delayed) = state.withLock { state in
+            (state.pending.sorted { $0.key < $1.key }.map(\.value), state.delayed.sorted { $0.order < $1.order })
+        }
+        return (pending + delayed.map(\.submission)).map { $0.described(clockNow: now) }
+    }
+}
+
+/// An outcome known at once, as `Result`'s failure.
+struct OutcomeNow: Error {
+    let outcome: BackgroundWork.Outcome
+    init(_ outcome: BackgroundWork.Outcome) { self.outcome = outcome }
+}
+
+extension DispatchGroup {
+    /// Whether nothing has entered the group without leaving it (a wait that does not wait).
+    var isEmpty: Bool {
+        wait(timeout: .now()) == .success
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 // Why: `OperationQueue` work loses the caller's injected values as Dispatch work does; the
 // queue that carries them is changed where it is made.
 
-/// An `OperationQueue` whose blocks run inside the scope that added them: legacy code
+/// An `OperationQueue` whose operations run inside the scope that added them: legacy code
 /// changes the line that makes its queue, not the calls that use it.
 ///
 /// ```swift
@@ -15,51 +15,108 @@ import Foundation
 /// uploads.addOperation { Logger.current.info("uploading") }    // the caller's Logger
 /// ```
 ///
-/// `addOperation(_:)` with a block and `addBarrierBlock(_:)` carry the caller's scope, and
-/// so does a ``CarryingOperation`` added with `addOperation(_:)` or
-/// `addOperations(_:waitUntilFinished:)`: it runs in the scope it was added from. Another
-/// `Operation` subclass runs as the queue runs it, uncarried (make it a
-/// `CarryingOperation`, one word where it is declared). Under a tracked or driven
-/// ``BackgroundQueue`` the carried work is counted until it has run, so
-/// ``BackgroundQueue/finished(timeout:fileID:filePath:line:column:)`` waits for it; it runs
-/// on this queue's threads in either case, in the order the queue gives it (for one piece
-/// at a time, set `maxConcurrentOperationCount` to 1).
+/// Everything added carries the adder's scope: a block (`addOperation(_:)`,
+/// `addBarrierBlock(_:)`), a `BlockOperation` or any other synchronous `Operation`
+/// (`addOperation(_:)`, `addOperations(_:waitUntilFinished:)`), with its dependencies and
+/// its `completionBlock`, and a ``CarryingOperation``. An operation that is not a
+/// ``CarryingOperation`` is started, once its dependencies have finished, by a carrier
+/// operation the queue runs in its place, so `operations` lists the carrier; set its
+/// dependencies before adding it. An asynchronous operation (`isAsynchronous`) runs as the
+/// queue runs it, uncarried: make it a ``CarryingOperation``.
+///
+/// Under a tracked or driven ``BackgroundQueue`` each operation and completion block is
+/// counted until it has run, so
+/// ``BackgroundQueue/finished(timeout:fileID:filePath:line:column:)`` waits for it, and on a
+/// driven one it holds the test clock too, so `advance` waits for it. It runs on this
+/// queue's threads in either case, in the order the queue gives it (for one piece at a
+/// time, set `maxConcurrentOperationCount` to 1).
 open class CarryingOperationQueue: OperationQueue, @unchecked Sendable {
     // @unchecked: OperationQueue is thread-safe (Foundation documents it) and this subclass
     // adds no state.
 
     /// Adds `block` as an operation that runs inside the caller's scope.
     open override func addOperation(_ block: @escaping @Sendable () -> Void) {
-        super.addOperation(Self.carried(block))
+        super.addOperation(Self.carried(block, call: "addOperation"))
     }
 
     /// Adds `barrier`, which runs alone once the operations added before it have finished,
     /// inside the caller's scope.
     open override func addBarrierBlock(_ barrier: @escaping @Sendable () -> Void) {
-        super.addBarrierBlock(Self.carried(barrier))
+        super.addBarrierBlock(Self.carried(barrier, call: "addBarrierBlock"))
     }
 
-    /// Adds `operation`; a ``CarryingOperation`` runs inside the caller's scope.
+    /// Adds `operation`, which runs inside the caller's scope.
     open override func addOperation(_ operation: Operation) {
-        Self.carry(operation)
-        super.addOperation(operation)
+        super.addOperation(Self.carry(operation))
     }
 
-    /// Adds `operations`; each ``CarryingOperation`` among them runs inside the caller's scope.
+    /// Adds `operations`, each of which runs inside the caller's scope.
     open override func addOperations(_ operations: [Operation], waitUntilFinished wait: Bool) {
-        operations.forEach(Self.carry)
-        super.addOperations(operations, waitUntilFinished: wait)
+        super.addOperations(operations.map(Self.carry), waitUntilFinished: wait)
     }
 
-    private static func carried(_ block: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    private static func carried(_ block: @escaping @Sendable () -> Void, call: StaticString) -> @Sendable () -> Void {
         let context = InjectionContext.current
-        if let background = BackgroundQueue.current.state.object { return background.counted(context, block) }
+        if let background = BackgroundQueue.current.state.object {
+            return background.counted(context, Submission(operation: call), block)
+        }
         return context.carrying(block)
     }
 
-    private static func carry(_ operation: Operation) {
-        guard let operation = operation as? CarryingOperation else { return }
-        operation.carry(InjectionContext.current, counting: BackgroundQueue.current.state.object)
+    /// What the queue runs for `operation`: the operation itself when it carries its scope
+    /// (a ``CarryingOperation``) or cannot be carried (an asynchronous one), a carrier that
+    /// starts it otherwise. Its completion block is carried either way.
+    private static func carry(_ operation: Operation) -> Operation {
+        if let completion = operation.completionBlock {
+            let completion = UncheckedBlock(run: completion)
+            operation.completionBlock = carried({ completion.run() }, call: "completionBlock")
+        }
+        if let operation = operation as? CarryingOperation {
+            operation.carry(InjectionContext.current, counting: BackgroundQueue.current.state.object)
+            return operation
+        }
+        if operation.isAsynchronous { return operation }
+        let carrier = OperationCarrier(operation)
+        carrier.carry(InjectionContext.current, counting: BackgroundQueue.current.state.object)
+        return carrier
+    }
+}
+
+/// A block Foundation types as neither `Sendable` nor main-actor (an operation's
+/// `completionBlock`): Foundation runs it on a thread of its own choosing, as this does.
+private struct UncheckedBlock: @unchecked Sendable {
+    let run: () -> Void
+}
+
+/// Starts an operation that does not carry its scope (a `BlockOperation`, an `Operation`
+/// subclass), inside the scope it was added from, once its dependencies have finished;
+/// cancelling either cancels both, and the operation still finishes, so its dependents run.
+final class OperationCarrier: CarryingOperation, @unchecked Sendable {
+    // @unchecked: `operation` is set once, in `init`; Foundation's operations are thread-safe.
+    let operation: Operation
+
+    init(_ operation: Operation) {
+        self.operation = operation
+        super.init()
+        for dependency in operation.dependencies { addDependency(dependency) }
+        queuePriority = operation.queuePriority
+        name = operation.name
+    }
+
+    override func main() {
+        operation.start()
+    }
+
+    override func cancel() {
+        operation.cancel()
+        super.cancel()
+    }
+
+    override func start() {
+        // A cancelled carrier still starts its operation, which then finishes at once as a
+        // cancelled operation does: its dependents are not left waiting for it.
+        if isCancelled { carried.run { operation.start() } }
+        super.start()
     }
 }
 
@@ -77,11 +134,11 @@ open class CarryingOperationQueue: OperationQueue, @unchecked Sendable {
 /// It carries the scope around `start()`, so an operation that overrides `start()` (an
 /// asynchronous one) calls `super.start()` or runs uncarried.
 open class CarryingOperation: Operation, @unchecked Sendable {
-    // @unchecked: `carried` and `counting` are written before the operation is queued (by
+    // @unchecked: `carried` and `ticket` are written before the operation is queued (by
     // `init`, then by the queue's `addOperation`) and read when it starts, which the queue
     // orders after.
-    private nonisolated(unsafe) var carried = InjectionContext.current
-    private nonisolated(unsafe) var counting: BackgroundWork?
+    fileprivate nonisolated(unsafe) var carried = InjectionContext.current
+    private nonisolated(unsafe) var ticket: BackgroundWork.Ticket?
 
     /// Makes the operation, inside the current scope until a carrying queue adds it.
     public override init() {
@@ -92,15 +149,19 @@ open class CarryingOperation: Operation, @unchecked Sendable {
     /// and the tracked or driven work that counts it until it has run.
     func carry(_ context: InjectionContext, counting work: BackgroundWork?) {
         carried = context
-        counting?.end()
-        counting = work
-        work?.begin()
+        if let replaced = ticket {
+            replaced.started()
+            replaced.finished()
+        }
+        ticket = work?.admit(Submission(operation: "addOperation"))
     }
 
     /// Runs the operation (`main()`) inside its scope.
     open override func start() {
+        let ticket = self.ticket
+        self.ticket = nil
+        ticket?.started()
         carried.run { super.start() }
-        counting?.end()
-        counting = nil
+        ticket?.finished()
     }
 }

@@ -89,34 +89,61 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
     }
 
     /// `DispatchQueue.async(group:qos:flags:execute:)`: `work` runs on this queue (with
-    /// `.barrier`, alone on a concurrent one), inside the caller's scope.
+    /// `.barrier`, alone on a concurrent one), inside the caller's scope. The file and line
+    /// name the submission in a report of work left pending; leave their defaults.
     public func async(
         group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        fileID: StaticString = #fileID, line: UInt = #line,
         execute work: @escaping @Sendable () -> Void
     ) {
         let context = InjectionContext.current
         if let background = BackgroundQueue.current.state.object {
-            background.async(on: queue, group: group, qos: qos, flags: flags, context: context, work: work)
+            background.async(
+                on: queue, group: group, qos: qos, flags: flags, context: context,
+                submission: Submission(call: "async", queue: self, fileID: fileID, line: line, waiting: .queued),
+                work: work)
         } else {
             queue.async(group: group, qos: qos, flags: flags, execute: context.carrying(work))
         }
+    }
+
+    /// `DispatchQueue.async(execute:)` with a `DispatchWorkItem`: the item runs on this
+    /// queue, inside the caller's scope, unless it is cancelled first; `wait()` and
+    /// `notify(queue:execute:)` on the item work as they do with Dispatch.
+    public func async(execute item: DispatchWorkItem, fileID: StaticString = #fileID, line: UInt = #line) {
+        let item = WorkItem(item: item)
+        async(fileID: fileID, line: line) { item.perform() }
     }
 
     /// `DispatchQueue.asyncAfter(deadline:qos:flags:execute:)`: `work` runs on this queue once
     /// `deadline` has come (on a driven queue: the test clock's), inside the caller's scope.
     public func asyncAfter(
         deadline: Deadline, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        fileID: StaticString = #fileID, line: UInt = #line,
         execute work: @escaping @Sendable () -> Void
     ) {
         guard deadline < Deadline.never else { return }
         let context = InjectionContext.current
         if let background = BackgroundQueue.current.state.object {
-            background.asyncAfter(deadline.delay, on: queue, qos: qos, flags: flags, context: context, work: work)
+            background.asyncAfter(
+                deadline.delay, on: queue, qos: qos, flags: flags, context: context,
+                submission: Submission(call: "asyncAfter", queue: self, fileID: fileID, line: line, waiting: .queued),
+                work: work)
         } else {
             queue.asyncAfter(
                 deadline: .now() + deadline.delay.timeInterval, qos: qos, flags: flags,
                 execute: context.carrying(work))
         }
+    }
+
+    /// `DispatchQueue.asyncAfter(deadline:execute:)` with a `DispatchWorkItem`: the item runs
+    /// on this queue once `deadline` has come, inside the caller's scope, unless it is
+    /// cancelled first (a debounce's `item.cancel()` works as with Dispatch).
+    public func asyncAfter(
+        deadline: Deadline, execute item: DispatchWorkItem, fileID: StaticString = #fileID, line: UInt = #line
+    ) {
+        let item = WorkItem(item: item)
+        asyncAfter(deadline: deadline, fileID: fileID, line: line) { item.perform() }
     }
 
     /// `DispatchQueue.sync(execute:)`: runs `work` on this queue, inside the caller's scope,
@@ -154,6 +181,19 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
                 context.run { work(index) }
             }
         }
+    }
+}
+
+/// A `DispatchWorkItem` handed to a carrying queue. `@unchecked Sendable`: Dispatch documents
+/// work items as safe to perform, cancel and wait for from any thread, but
+/// swift-corelibs-libdispatch does not mark them `Sendable`.
+private struct WorkItem: @unchecked Sendable {
+    let item: DispatchWorkItem
+
+    /// Runs the item as Dispatch would: a cancelled item returns at once, and its waiters
+    /// and notifications are released either way.
+    func perform() {
+        item.perform()
     }
 }
 

@@ -16,44 +16,73 @@ import Foundation
 /// worker.start()
 /// ```
 ///
+/// A block that polls until it is cancelled takes the thread as its argument (or reads
+/// `Thread.current.isCancelled`, as before); ``cancel()`` also wakes a blocking
+/// `Clock.current.sleep(for:)` the block is in, which then throws `CancellationError`:
+///
+/// ```swift
+/// let watchdog = CarryingThread { thread in
+///     while !thread.isCancelled {
+///         try? Clock.current.sleep(for: .seconds(10))   // was: Thread.sleep(forTimeInterval: 10)
+///         checkStalledSyncs()
+///     }
+/// }
+/// watchdog.start()
+/// …
+/// watchdog.cancel()    // wakes the sleep at once, on the live clock and a test clock alike
+/// ```
+///
 /// Under a tracked or driven ``BackgroundQueue`` the thread's work is counted from `start()`
 /// until its block returns, so
-/// ``BackgroundQueue/finished(timeout:fileID:filePath:line:column:)`` waits for it. (On
-/// Linux's Foundation `Thread` cannot be subclassed: this wraps one, ``thread``.)
+/// ``BackgroundQueue/finished(timeout:fileID:filePath:line:column:)`` waits for it (and says
+/// at once when the block is asleep on the test clock, which only the test can move). On a
+/// driven queue the thread starts at `start()`, as any thread does, and holds its test clock
+/// whenever it runs: an `advance` waits until the block is asleep on that clock again, or has
+/// returned, before it moves time, so a watchdog that polls the test clock runs at each
+/// deadline it sleeps to. (On Linux's Foundation `Thread` cannot be subclassed: this wraps
+/// one, ``thread``.)
 public final class CarryingThread: @unchecked Sendable {
     // @unchecked: `thread` is only handed out and started; Foundation's `Thread` is
-    // thread-safe for those, though not marked `Sendable`.
+    // thread-safe for those, though not marked `Sendable`. `state` is a `Locked`.
 
     /// The Foundation thread, for what this type does not forward.
     public let thread: Thread
-    private let pending: Locked<BackgroundWork?>
+    private let running: Running
     private let work: BackgroundWork?
 
     /// A thread that will run `block` inside the current scope once started.
-    public init(block: @escaping @Sendable () -> Void) {
+    public convenience init(
+        fileID: StaticString = #fileID, line: UInt = #line, block: @escaping @Sendable () -> Void
+    ) {
+        self.init(fileID: fileID, line: line) { (_: CarryingThread) in block() }
+    }
+
+    /// A thread that will run `block` inside the current scope once started, handing it this
+    /// thread: the block reads its own ``isCancelled``.
+    public init(
+        fileID: StaticString = #fileID, line: UInt = #line, block: @escaping @Sendable (CarryingThread) -> Void
+    ) {
         let context = InjectionContext.current
         let work = BackgroundQueue.current.state.object
-        // The work is counted when the thread starts; the block ends the count.
-        let pending = Locked<BackgroundWork?>(nil)
+        let running = Running(
+            submission: Submission(call: "CarryingThread", queue: nil, fileID: fileID, line: line, waiting: .queued))
         thread = Thread {
-            context.run(block)
-            pending.withLock { $0 }?.end()
+            running.run { thread in context.run { block(thread) } }
         }
-        self.pending = pending
+        self.running = running
         self.work = work
     }
 
     /// Starts a thread that runs `block` inside the current scope.
-    public static func detachNewThread(_ block: @escaping @Sendable () -> Void) {
-        CarryingThread(block: block).start()
+    public static func detachNewThread(
+        fileID: StaticString = #fileID, line: UInt = #line, _ block: @escaping @Sendable () -> Void
+    ) {
+        CarryingThread(fileID: fileID, line: line, block: block).start()
     }
 
     /// Starts the thread (once).
     public func start() {
-        if let work {
-            work.begin()
-            pending.withLock { $0 = work }
-        }
+        running.starting(self, countedBy: work)
         thread.start()
     }
 
@@ -69,9 +98,12 @@ public final class CarryingThread: @unchecked Sendable {
         set { thread.stackSize = newValue }
     }
 
-    /// Asks the thread to stop: its block reads `isCancelled`.
+    /// Asks the thread to stop: its block reads ``isCancelled`` (or
+    /// `Thread.current.isCancelled`), and a blocking `Clock.current.sleep` it is in wakes
+    /// and throws `CancellationError`.
     public func cancel() {
         thread.cancel()
+        running.cancel()
     }
 
     /// Whether ``cancel()`` was called.
@@ -82,5 +114,96 @@ public final class CarryingThread: @unchecked Sendable {
     /// Whether the block has returned.
     public var isFinished: Bool {
         thread.isFinished
+    }
+}
+
+extension CarryingThread {
+    /// A started thread's state, as its block and a blocking sleep in it see it: the count
+    /// that waits for it, and the cancellation that wakes its sleep.
+    final class Running: Sendable {
+        private struct State: Sendable {
+            /// Set by `start()`, dropped when the block returns (the block's argument).
+            var thread: CarryingThread?
+            var ticket: BackgroundWork.Ticket?
+            var cancelled = false
+            /// Wakes the blocking sleep the thread is in.
+            var wake: (@Sendable () -> Void)?
+        }
+
+        private let submission: Submission
+        private let state = Locked(State())
+
+        init(submission: Submission) {
+            self.submission = submission
+        }
+
+        /// `start()` was called: counted by `work` from now.
+        func starting(_ thread: CarryingThread, countedBy work: BackgroundWork?) {
+            let ticket = work?.admit(submission)
+            state.withLock { state in
+                state.thread = thread
+                state.ticket = ticket
+            }
+        }
+
+        /// Runs the block on the new thread, with this state as the thread's.
+        func run(_ block: (CarryingThread) -> Void) {
+            let (thread, ticket) = state.withLock { ($0.thread, $0.ticket) }
+            ticket?.started()
+            Self.current = Unmanaged.passUnretained(self)
+            if let thread { block(thread) }
+            Self.current = nil
+            state.withLock { state in
+                state.thread = nil
+                state.ticket = nil
+            }
+            ticket?.finished()
+        }
+
+        func cancel() {
+            let wake = state.withLock { state -> (@Sendable () -> Void)? in
+                state.cancelled = true
+                defer { state.wake = nil }
+                return state.wake
+            }
+            wake?()
+        }
+
+        var isCancelled: Bool {
+            state.withLock { $0.cancelled }
+        }
+
+        /// The count this thread's work is in, if any.
+        var ticket: BackgroundWork.Ticket? {
+            state.withLock { $0.ticket }
+        }
+
+        /// Runs `sleep` (which blocks) with `wake` called if the thread is cancelled
+        /// meanwhile: at once if it already is.
+        func sleeping(wakingWith wake: @escaping @Sendable () -> Void, _ sleep: () -> Void) {
+            let cancelled = state.withLock { state -> Bool in
+                if !state.cancelled { state.wake = wake }
+                return state.cancelled
+            }
+            if cancelled { wake() }
+            sleep()
+            state.withLock { $0.wake = nil }
+        }
+
+        // MARK: The running thread's
+
+        private static let key: pthread_key_t = {
+            var key = pthread_key_t()
+            let status = pthread_key_create(&key, nil)
+            precondition(status == 0, "CarryingThread: pthread_key_create failed (\(status))")
+            return key
+        }()
+
+        /// The state of the `CarryingThread` whose block runs on this thread, if any
+        /// (unretained: the running block keeps it alive while it is set).
+        static var current: Unmanaged<Running>? {
+            get { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
+            set { pthread_setspecific(key, newValue?.toOpaque()) }
+        }
     }
 }

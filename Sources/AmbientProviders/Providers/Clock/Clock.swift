@@ -160,8 +160,10 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     /// thread of the concurrency pool — where a test clock nobody else can advance would
     /// wait forever. The same policy as the blocking `withInjectedProcessWide`.
     ///
-    /// - Throws: `CancellationError` if the calling code runs in a task that is cancelled
-    ///   (checked before and after sleeping; a thread outside any task is never cancelled);
+    /// - Throws: `CancellationError` if the calling code runs in a task that is cancelled, or
+    ///   on a ``CarryingThread`` whose `cancel()` was called (checked before and after
+    ///   sleeping; `cancel()` wakes the sleep); a thread of another kind outside any task is
+    ///   never cancelled;
     ///   ``BlockingSleepInsideATask`` as above.
     @available(*, noasync, message: "it blocks the thread; in async code use `try await sleep(for:)`")
     public func sleep(for duration: Duration) throws {
@@ -201,9 +203,11 @@ public struct Clock: AmbientValue, CustomStringConvertible {
         }
     }
 
-    /// Throws `CancellationError` if the running synchronous code is part of a cancelled task.
+    /// Throws `CancellationError` if the running synchronous code is part of a cancelled task,
+    /// or runs on a ``CarryingThread`` that was cancelled.
     private static func checkCancellation() throws {
         if withUnsafeCurrentTask(body: { $0?.isCancelled ?? false }) { throw CancellationError() }
+        if CarryingThread.Running.current?.takeUnretainedValue().isCancelled == true { throw CancellationError() }
     }
 
     /// This clock as a `Swift.Clock`, for APIs that take one.

@@ -21,7 +21,15 @@ struct LiveClockBackend: ClockBackend {
 
     func blockingSleep(until offset: Duration) {
         let remaining = (origin + offset) - ContinuousClock.now
-        if remaining > .zero { Thread.sleep(forTimeInterval: remaining.timeInterval) }
+        guard remaining > .zero else { return }
+        guard let thread = CarryingThread.Running.current?.takeUnretainedValue() else {
+            return Thread.sleep(forTimeInterval: remaining.timeInterval)
+        }
+        // On a carrying thread, `cancel()` wakes the sleep.
+        let woken = DispatchSemaphore(value: 0)
+        thread.sleeping(wakingWith: { woken.signal() }) {
+            _ = woken.wait(timeout: .now() + remaining.timeInterval)
+        }
     }
 
     var description: String { "Clock.live" }

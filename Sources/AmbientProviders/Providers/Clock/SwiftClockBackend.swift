@@ -29,13 +29,25 @@ struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift
     var blockingSleepNeedsTheConcurrencyPool: Bool { true }
 
     func blockingSleep(until offset: Duration) {
-        let done = DispatchSemaphore(value: 0)
         let deadline = origin.advanced(by: offset)
-        Task.detached { [clock] in
+        guard let thread = CarryingThread.Running.current?.takeUnretainedValue() else {
+            let done = DispatchSemaphore(value: 0)
+            Task.detached { [clock] in
+                try? await clock.sleep(until: deadline, tolerance: nil)
+                done.signal()
+            }
+            return done.wait()
+        }
+        if let testClock = clock as? VirtualClock, let deadline = deadline as? VirtualClock.Instant {
+            return testClock.blockingSleep(until: deadline, on: thread)
+        }
+        // On a carrying thread, `cancel()` cancels the sleeping task, which wakes it.
+        let done = DispatchSemaphore(value: 0)
+        let sleeper = Task.detached { [clock] in
             try? await clock.sleep(until: deadline, tolerance: nil)
             done.signal()
         }
-        done.wait()
+        thread.sleeping(wakingWith: { sleeper.cancel() }) { done.wait() }
     }
 
     /// `Clock(<the clock's description>)` where it has one, else `Clock(<its type>)`.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+
 // Why: every store locks and notifies the same way, whatever holds its values.
 
 /// What every ``DefaultsStore`` has besides its values: the lock its operations take, and

@@ -48,10 +48,23 @@ public struct IssueReporter: AmbientValue {
     }
 
     private let sink: @Sendable (_ message: String, _ location: Location) -> Void
+    /// The test's check for work left pending, when a test framework's integration made this
+    /// reporter for one test: background queues made where it is current register there.
+    package let pendingWork: PendingWorkCheck?
 
     /// A reporter that hands each failure to `report`.
     public init(_ report: @escaping @Sendable (_ message: String, _ location: Location) -> Void) {
         self.sink = report
+        self.pendingWork = nil
+    }
+
+    /// A reporter for one test whose background queues `pendingWork` watches.
+    package init(
+        checkingPendingWork pendingWork: PendingWorkCheck,
+        _ report: @escaping @Sendable (_ message: String, _ location: Location) -> Void
+    ) {
+        self.sink = report
+        self.pendingWork = pendingWork
     }
 
     /// Reports `message` as a failure at `location`.

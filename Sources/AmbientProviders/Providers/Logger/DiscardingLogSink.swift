@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+
 // Why: silence, for tests and benchmarks that log but do not care.
 
 /// Drops every entry.

@@ -124,15 +124,28 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
 
     /// `DispatchQueue.main.async(execute:)`: runs `work` on the main actor soon (on a
     /// driven queue: at the test clock's current time, without waiting for an `advance`).
-    public func async(execute work: @escaping @MainActor @Sendable () -> Void) {
-        schedule(after: .zero, repeating: nil, timer: nil, work: { _ in work() })
+    ///
+    /// Under a tracked or driven ``BackgroundQueue`` the work is counted until it has run,
+    /// so `finished()` (and, driven, `advance`) waits for main-queue work too. The file and
+    /// line name the submission in a report of work left pending; leave their defaults.
+    public func async(
+        fileID: StaticString = #fileID, line: UInt = #line, execute work: @escaping @MainActor @Sendable () -> Void
+    ) {
+        schedule(
+            after: .zero, repeating: nil, timer: nil, site: (fileID, line, "MainQueue.async"), work: { _ in work() })
     }
 
     /// `DispatchQueue.main.asyncAfter(deadline:execute:)`: runs `work` on the main actor
-    /// once `deadline` has come.
-    public func asyncAfter(deadline: Deadline, execute work: @escaping @MainActor @Sendable () -> Void) {
+    /// once `deadline` has come. Counted as ``async(fileID:line:execute:)`` is: on the live
+    /// queue from now, on a driven one from its deadline.
+    public func asyncAfter(
+        deadline: Deadline, fileID: StaticString = #fileID, line: UInt = #line,
+        execute work: @escaping @MainActor @Sendable () -> Void
+    ) {
         guard deadline.delay < Deadline.never.delay else { return }
-        schedule(after: deadline.delay, repeating: nil, timer: nil, work: { _ in work() })
+        schedule(
+            after: deadline.delay, repeating: nil, timer: nil, site: (fileID, line, "MainQueue.asyncAfter"),
+            work: { _ in work() })
     }
 
     /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)`: runs `block` on the main
@@ -151,18 +164,31 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     ) -> Timer {
         let delay = Duration.nanoseconds(Int64((max(interval, 0.0001) * 1e9).rounded()))
         let timer = Timer(timeInterval: interval)
-        schedule(after: delay, repeating: repeats ? delay : nil, timer: timer, work: { _ in block(timer) })
+        schedule(after: delay, repeating: repeats ? delay : nil, timer: timer, site: nil, work: { _ in block(timer) })
         return timer
     }
 
     private func schedule(
         after delay: Duration, repeating interval: Duration?, timer: Timer?,
+        site: (fileID: StaticString, line: UInt, call: StaticString)?,
         work: @escaping @MainActor @Sendable (Timer?) -> Void
     ) {
         let context = InjectionContext.current
+        // One-off work (a timer is not) under a tracked or driven background queue is
+        // counted there, so its waits cover the main queue: from now, or on a driven main
+        // queue from its deadline (`advance` already waits for work due on the way).
+        let ticket: BackgroundWork.Ticket?
+        if let site, let background = BackgroundQueue.current.state.object, driver == nil || delay == .zero {
+            ticket = background.admit(
+                Submission(call: site.call, queue: nil, fileID: site.fileID, line: site.line, waiting: .mainQueue))
+        } else {
+            ticket = nil
+        }
         let bound: @MainActor @Sendable () -> Void = {
             guard timer?.isValid ?? true else { return }
+            ticket?.started()
             context.run { work(timer) }
+            ticket?.finished()
             // A timer that does not repeat invalidates itself once it has fired, as
             // Foundation's does.
             if interval == nil { timer?.invalidate() }

@@ -34,7 +34,7 @@ final class TestMainQueue: Sendable {
         after delay: Duration, repeating interval: Duration?, timer: MainQueue.Timer?,
         work: @escaping @MainActor @Sendable () -> Void
     ) {
-        schedule(at: testClock.instant.advanced(by: delay), repeating: interval, timer: timer, work: work)
+        schedule(at: testClock.deadline(after: delay), repeating: interval, timer: timer, work: work)
     }
 
     private func schedule(
@@ -76,7 +76,8 @@ final class TestMainQueue: Sendable {
                 testClock.counting { item.work() }
                 if let interval = item.repeating, let timer = item.timer, timer.isValid {
                     schedule(
-                        at: item.deadline.advanced(by: interval), repeating: interval, timer: timer, work: item.work)
+                        at: Clock.Instant(offset: (item.deadline.offset + interval).roundedToNanoseconds),
+                        repeating: interval, timer: timer, work: item.work)
                 }
             }
             testClock.releaseSettling()

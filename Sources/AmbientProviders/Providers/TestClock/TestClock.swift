@@ -365,6 +365,12 @@ public final class TestClock: Sendable, CustomStringConvertible {
         time.woken.hold(on: queue, work)
     }
 
+    /// The instant `delay` from now, rounded to the nearest nanosecond as every deadline on
+    /// this clock is: where the driven queues keep work due at that time.
+    func deadline(after delay: Duration) -> Clock.Instant {
+        Clock.Instant(offset: (time.elapsed + delay).roundedToNanoseconds)
+    }
+
     /// A short description: the time and how many are sleeping.
     public var description: String {
         time.description

@@ -88,8 +88,38 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
 
     /// Suspends until time passes `deadline` (at once if it has). Runs on `woken`'s counting
     /// executor, so the slice after the wake-up is counted until it suspends again.
+    /// The deadline is rounded to the nearest nanosecond, as every time on this clock is.
     func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        try await woken.counting { try await suspend(until: deadline.offset) }
+        try await woken.counting { try await suspend(until: deadline.offset.roundedToNanoseconds) }
+    }
+
+    /// A ``CarryingThread``'s blocking sleep on this clock: a sleeper like any other, that
+    /// `cancel()` wakes.
+    ///
+    /// The sleeping task is started as work this clock causes, so a settle waits until it is
+    /// asleep. A thread that holds this clock (started under a `BackgroundQueue` this clock
+    /// drives) lets it go only then, and the sleeper takes the hold back for the thread
+    /// before it signals it: from its wake-up until it sleeps again or returns, the thread's
+    /// work is what an `advance` waits for. Its count says it is asleep meanwhile, so a
+    /// `finished()` waiting for it says at once that only the test clock can move it on.
+    func blockingSleep(until deadline: Instant, on thread: CarryingThread.Running) {
+        let ticket = thread.ticket
+        let holds = ticket?.work.testClock?.clock.wokenWork === woken
+        let done = DispatchSemaphore(value: 0)
+        let sleeper = woken.causing {
+            Task.detached {
+                try? await self.sleep(until: deadline, tolerance: nil)
+                if holds { self.woken.holdQueued() }
+                done.signal()
+            }
+        }
+        if let ticket { ticket.work.update(ticket.id, to: .asleep(deadline)) }
+        thread.sleeping(wakingWith: { sleeper.cancel() }) {
+            if holds { woken.releaseHeld() }
+            done.wait()
+            if holds { woken.beginHeld() }
+        }
+        if let ticket { ticket.work.update(ticket.id, to: .running) }
     }
 
     /// `TestClock(now: 2001-01-01 00:00:05 +0000, sleepers: 1)`.
@@ -117,9 +147,12 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
     }
 
     /// Removes the next sleeper due by `target` (moving time to its deadline), or, when none
-    /// is due, moves time to `target` and returns `nil`.
+    /// is due, moves time to `target` and returns `nil`. `target` is rounded to the nearest
+    /// nanosecond, as every deadline is: durations of `Double` seconds that add up to a
+    /// deadline reach it.
     func takeNextDue(by target: Duration) -> Sleeper? {
-        state.withLock { state in
+        let target = target.roundedToNanoseconds
+        return state.withLock { state in
             let due = state.sleepers.indices
                 .filter { state.sleepers[$0].deadline <= target }
                 .min { state.sleepers[$0].wakesBefore(state.sleepers[$1]) }
