@@ -27,7 +27,8 @@ struct LiveClockBackend: ClockBackend {
         }
         // On a carrying thread, `cancel()` wakes the sleep.
         let woken = DispatchSemaphore(value: 0)
-        thread.sleeping(wakingWith: { woken.signal() }) {
+        let wake: @Sendable () -> Void = { woken.signal() }
+        thread.sleeping(wakingWith: wake) {
             _ = woken.wait(timeout: .now() + remaining.timeInterval)
         }
     }

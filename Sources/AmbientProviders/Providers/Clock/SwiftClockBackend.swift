@@ -47,7 +47,8 @@ struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift
             try? await clock.sleep(until: deadline, tolerance: nil)
             done.signal()
         }
-        thread.sleeping(wakingWith: { sleeper.cancel() }) { done.wait() }
+        let wake: @Sendable () -> Void = { sleeper.cancel() }
+        thread.sleeping(wakingWith: wake) { done.wait() }
     }
 
     /// `Clock(<the clock's description>)` where it has one, else `Clock(<its type>)`.

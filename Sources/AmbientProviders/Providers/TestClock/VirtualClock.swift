@@ -114,7 +114,8 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
             }
         }
         if let ticket { ticket.work.update(ticket.id, to: .asleep(deadline)) }
-        thread.sleeping(wakingWith: { sleeper.cancel() }) {
+        let wake: @Sendable () -> Void = { sleeper.cancel() }
+        thread.sleeping(wakingWith: wake) {
             if holds { woken.releaseHeld() }
             done.wait()
             if holds { woken.beginHeld() }
