@@ -160,11 +160,17 @@ extension CarryingThread {
             ticket?.finished()
         }
 
+        /// Cancels the thread, and wakes the sleep it is in: its count is then running again
+        /// (so a `finished()` that follows waits for the block to return). The count is
+        /// updated under this state's lock, as ``sleeping(asleepUntil:wakingWith:_:)`` updates
+        /// it, so the two never cross.
         func cancel() {
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
                 state.cancelled = true
-                defer { state.wake = nil }
-                return state.wake
+                guard let wake = state.wake else { return nil }
+                state.wake = nil
+                if let ticket = state.ticket { ticket.work.update(ticket.id, to: .running) }
+                return wake
             }
             wake?()
         }
@@ -179,15 +185,35 @@ extension CarryingThread {
         }
 
         /// Runs `sleep` (which blocks) with `wake` called if the thread is cancelled
-        /// meanwhile: at once if it already is.
-        func sleeping(wakingWith wake: @escaping @Sendable () -> Void, _ sleep: () -> Void) {
+        /// meanwhile: at once if it already is. With `deadline` (a sleep on a test clock), the
+        /// thread's count says it is asleep until then while it sleeps.
+        func sleeping(
+            asleepUntil deadline: Clock.Instant? = nil, wakingWith wake: @escaping @Sendable () -> Void,
+            _ sleep: () -> Void
+        ) {
             let cancelled = state.withLock { state -> Bool in
-                if !state.cancelled { state.wake = wake }
-                return state.cancelled
+                guard !state.cancelled else { return true }
+                state.wake = wake
+                if let deadline, let ticket = state.ticket { ticket.work.update(ticket.id, to: .asleep(deadline)) }
+                return false
             }
             if cancelled { wake() }
             sleep()
-            state.withLock { $0.wake = nil }
+            state.withLock { state in
+                guard state.wake != nil else { return }  // `cancel()` took it, and updated the count
+                state.wake = nil
+                if deadline != nil, let ticket = state.ticket { ticket.work.update(ticket.id, to: .running) }
+            }
+        }
+
+        /// The sleep the thread is in has ended, and the thread is about to be woken: its
+        /// count says it runs again from here, before the thread itself gets to run (a wait
+        /// that follows the wake-up waits for the thread rather than finding it asleep).
+        func woke() {
+            state.withLock { state in
+                guard state.wake != nil, let ticket = state.ticket else { return }
+                ticket.work.update(ticket.id, to: .running)
+            }
         }
 
         // MARK: The running thread's

@@ -103,24 +103,22 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
     /// work is what an `advance` waits for. Its count says it is asleep meanwhile, so a
     /// `finished()` waiting for it says at once that only the test clock can move it on.
     func blockingSleep(until deadline: Instant, on thread: CarryingThread.Running) {
-        let ticket = thread.ticket
-        let holds = ticket?.work.testClock?.clock.wokenWork === woken
+        let holds = thread.ticket?.work.testClock?.clock.wokenWork === woken
         let done = DispatchSemaphore(value: 0)
         let sleeper = woken.causing {
             Task.detached {
                 try? await self.sleep(until: deadline, tolerance: nil)
                 if holds { self.woken.holdQueued() }
+                thread.woke()
                 done.signal()
             }
         }
-        if let ticket { ticket.work.update(ticket.id, to: .asleep(deadline)) }
         let wake: @Sendable () -> Void = { sleeper.cancel() }
-        thread.sleeping(wakingWith: wake) {
+        thread.sleeping(asleepUntil: deadline, wakingWith: wake) {
             if holds { woken.releaseHeld() }
             done.wait()
             if holds { woken.beginHeld() }
         }
-        if let ticket { ticket.work.update(ticket.id, to: .running) }
     }
 
     /// `TestClock(now: 2001-01-01 00:00:05 +0000, sleepers: 1)`.
