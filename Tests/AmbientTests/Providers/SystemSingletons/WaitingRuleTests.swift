@@ -287,7 +287,9 @@ struct WaitingRuleTests {
         await withInjected(reports.reporter) { await background.finished(timeout: .seconds(3_600)) }
         let message = try #require(reports.messages.first)
         #expect(message.contains("cannot finish until the test clock moves"))
-        #expect(message.contains("WaitingRuleTests.swift:\(line): CarryingThread, a thread asleep on the test clock until +60.000 s"))
+        #expect(
+            message.contains(
+                "WaitingRuleTests.swift:\(line): CarryingThread, a thread asleep on the test clock until +60.000 s"))
         await testClock.advance(by: .seconds(60))
         await background.finished()
         #expect(reports.messages.count == 1)
@@ -308,7 +310,9 @@ struct WaitingRuleTests {
         #expect(reports.messages.count == 1)
         let message = reports.messages.first ?? ""
         #expect(message.contains("1 submission(s) still unfinished after"))
-        #expect(message.contains("WaitingRuleTests.swift:\(line): CarryingQueue(never).notify, waiting for its DispatchGroup"))
+        #expect(
+            message.contains(
+                "WaitingRuleTests.swift:\(line): CarryingQueue(never).notify, waiting for its DispatchGroup"))
         #expect(
             message.contains(
                 "WaitingRuleTests.swift:\(line + 1): CarryingQueue(later).asyncAfter, waiting for the test clock to reach "

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Ambient
+import AmbientTesting
+import Foundation
+import Testing
+import XCTest
+
+/// A test that ends with background work pending fails, with an issue that names each piece
+/// by the line that submitted it and by what it waits for: under the traits and under
+/// `InjectingTestCase`.
+@Suite("Work left pending when a test ends is reported")
+struct PendingWorkReportTests {
+    /// Runs `body` as a test scoped by a trait, as Swift Testing would, and expects the issue
+    /// the trait records when the body returns.
+    private func expectPendingReport(
+        containing expected: String, _ body: @escaping @Sendable () async -> Void
+    )
+        async throws
+    {
+        let test = try #require(Test.current)
+        let trait = InjectionTrait.injecting(Defaults.inMemory())
+        await withKnownIssue {
+            do {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) { await body() }
+            } catch {
+                Issue.record(error)
+            }
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.contains("background work pending") && $0.rawValue.contains(expected)
+            }
+        }
+    }
+
+    @Test func driven() async throws {
+        let line = #line + 6
+        try await expectPendingReport(
+            containing: "PendingWorkReportTests.swift:\(line): CarryingQueue(retry).asyncAfter"
+        ) {
+            let testClock = TestClock()
+            withInjected(BackgroundQueue.driven(by: testClock)) {
+                CarryingQueue(label: "retry").asyncAfter(deadline: .now() + 30) {}
+            }
+            await testClock.advance(by: .seconds(29))  // one second short
+        }
+    }
+
+    @Test func tracked() async throws {
+        let line = #line + 7
+        try await expectPendingReport(
+            containing:
+                "PendingWorkReportTests.swift:\(line): CarryingQueue(never).notify, waiting for its DispatchGroup"
+        ) {
+            let group = DispatchGroup()
+            group.enter()
+            withInjected(BackgroundQueue.tracked()) { group.notify(queue: CarryingQueue(label: "never")) {} }
+            group.leave()  // after the test: the notification's work runs, no harm done
+        }
+    }
+
+    @Test func workThatFinishedIsNotReported() async throws {
+        let test = try #require(Test.current)
+        try await InjectionTrait.injecting(Defaults.inMemory()).provideScope(for: test, testCase: Test.Case.current) {
+            let background = BackgroundQueue.tracked()
+            withInjected(background) { CarryingQueue(label: "done").async {} }
+            await background.finished()
+        }
+    }
+}
+
+/// The same under XCTest: the report fails the test method, caught here to check it.
+final class PendingWorkXCTestReportTests: InjectingTestCase {
+    private let recorded = ReportLog()
+    private nonisolated(unsafe) var capturing = false
+
+    #if canImport(ObjectiveC)
+    override func record(_ issue: XCTIssue) {
+        guard capturing else { return super.record(issue) }
+        recorded.append(issue.compactDescription)
+    }
+    #else
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        guard capturing else {
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        recorded.append(description)
+    }
+    #endif
+
+    static let submittedAt = Locked<Int>(0)
+
+    override func invokeTest() {
+        capturing = true
+        super.invokeTest()
+        capturing = false
+        let line = Self.submittedAt.withLock { $0 }
+        XCTAssertEqual(recorded.messages.count, 1, "\(recorded.messages)")
+        XCTAssertTrue(
+            recorded.messages.first?.contains(
+                "PendingWorkReportTests.swift:\(line): CarryingQueue(retry).asyncAfter, waiting for the test clock")
+                == true,
+            "\(recorded.messages)")
+    }
+
+    func testAnAsyncAfterLeftWaitingForTheTestClockIsReported() {
+        let testClock = TestClock()
+        Self.submittedAt.withLock { $0 = #line + 2 }
+        withInjected(BackgroundQueue.driven(by: testClock)) {
+            CarryingQueue(label: "retry").asyncAfter(deadline: .now() + 30) {}
+        }
+    }
+}
