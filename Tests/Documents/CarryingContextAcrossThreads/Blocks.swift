@@ -104,7 +104,33 @@ final class ThumbnailCache {
     #expect(defaults.bool(forKey: "thumbnail.a") && defaults.bool(forKey: "thumbnail.b"))
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:205
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:209
+final class FolderSync: Sendable {
+    private let queue = CarryingQueue(label: "folders", attributes: .concurrent)  // was: DispatchQueue
+    private let parsing = CarryingOperationQueue()  // was: OperationQueue()
+
+    func syncAll(_ folders: [String]) {
+        let group = DispatchGroup()
+        for folder in folders {
+            queue.async(group: group) { Defaults.current.set(true, forKey: "fetched.\(folder)") }
+        }
+        group.notify(queue: queue) {  // unchanged: carried and counted
+            let parse = BlockOperation { Defaults.current.set(folders.count, forKey: "parsed") }
+            parse.completionBlock = { Logger.current.info("parsed") }
+            self.parsing.addOperation(parse)  // unchanged: a BlockOperation, carried
+        }
+    }
+}
+
+@Test func syncingEveryFolderParsesOnce() async {
+    let background = BackgroundQueue.tracked()
+    let defaults = Defaults.inMemory()
+    withInjected(background, defaults) { FolderSync().syncAll(["inbox", "sent"]) }
+    await background.finished()  // the fetches, the notification, the operation, its completion
+    #expect(defaults.bool(forKey: "fetched.inbox") && defaults.integer(forKey: "parsed") == 2)
+}
+
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:245
 /// An older logging library's per-thread context.
 enum LegacyLogContext {
     static var requestID: String? {
@@ -126,8 +152,8 @@ let requestIDFollowsTheScope = ScopeFollower(
     },
     restore: { saved in LegacyLogContext.requestID = saved })
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:228
-@MainActor func block228() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:268
+@MainActor func block268() async throws {
     let registration = requestIDFollowsTheScope.register()   // once, for the whole process
     withInjected(RequestID(value: "r-42")) {
         #expect(LegacyLogContext.requestID == "r-42")         // the legacy state, installed
@@ -135,7 +161,7 @@ let requestIDFollowsTheScope = ScopeFollower(
     registration.cancel()
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:247
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:287
 @MainActor final class CheckoutStatus {
     var status = ""
     var ticks = 0
@@ -164,7 +190,7 @@ let requestIDFollowsTheScope = ScopeFollower(
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:292
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:332
 final class SyncManager: @unchecked Sendable {  // its wrappers are set once, when it is made
     @Captured var clock: Clock
     @Captured var log: Logger
@@ -177,8 +203,8 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:319
-@MainActor func block319() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:359
+@MainActor func block359() async throws {
     let carried = CarriedValues(Clock.self, Note.self)
 
     // The test, about to start a child process:
@@ -194,16 +220,16 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(seen == (noon, "from the test"))
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:351
-@MainActor func block351() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:391
+@MainActor func block391() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         print(InjectionContext.current)
         print(InjectionContext.current.debugDescription)
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:370
-@MainActor func block370() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:410
+@MainActor func block410() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         #expect(InjectionContext.current[Clock.self]?.now == Date(timeIntervalSince1970: 0))
         #expect(InjectionContext.current[Logger.self] == nil)  // not injected here
@@ -212,7 +238,7 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(InjectionContext.current.isEmpty)  // outside every scope
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:386
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:426
 struct APIEndpoint: AmbientValue {
     var baseURL: String
     static var defaultValue: APIEndpoint { APIEndpoint(baseURL: "https://api.example.com") }
@@ -225,7 +251,7 @@ final class Uploader: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:404
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:444
 @Test func uploadsGoToStaging() async {
     let staging = APIEndpoint(baseURL: "https://staging.example.com")
     let url = await withInjectedProcessWide(staging) {
@@ -236,13 +262,13 @@ final class Uploader: Sendable {
     #expect(url == "https://staging.example.com/upload")
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:493
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:534
 func loadInBackground(completion: @escaping @Sendable (String) -> Void) {
     let work = InjectionContext.current.bind { completion(makeWidget()) }  // carries the caller's values
     DispatchQueue.global().async(execute: work)
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:518
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:559
 @Test func theSearchHonoursTheLimit() async {
     // NoteManager searches on a private queue: nothing to wrap.
     await withInjectedProcessWide(Preferences(values: ["searchLimit": "5"])) {
@@ -266,16 +292,16 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     try await block70()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:228 holds what it expects") func block228HoldsWhatItExpects() async throws {
-    try await block228()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:268 holds what it expects") func block268HoldsWhatItExpects() async throws {
+    try await block268()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:319 holds what it expects") func block319HoldsWhatItExpects() async throws {
-    try await block319()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:359 holds what it expects") func block359HoldsWhatItExpects() async throws {
+    try await block359()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:351 prints what the page shows") func block351PrintsWhatThePageShows() async throws {
-    let printed = try await PrintCapture.output { try await block351() }
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:391 prints what the page shows") func block391PrintsWhatThePageShows() async throws {
+    let printed = try await PrintCapture.output { try await block391() }
     #expect(printed == """
         InjectionContext(Defaults: Defaults.inMemory(2 keys), Clock: Clock.fixed(1970-01-01 00:00:00 +0000))
         InjectionContext {
@@ -285,6 +311,6 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
         """ + "\n")
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:370 holds what it expects") func block370HoldsWhatItExpects() async throws {
-    try await block370()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:410 holds what it expects") func block410HoldsWhatItExpects() async throws {
+    try await block410()
 }

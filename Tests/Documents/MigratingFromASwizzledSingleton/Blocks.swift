@@ -16,8 +16,8 @@ func makeWidget() -> String {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:119
-enum Superseded119 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:128
+enum Superseded128 {
     func nextReminderId() -> Int {
         let defaults = UserDefaults.standard
         let id = (defaults.object(forKey: "currentReminderId") as? Int).map { $0 + 1 } ?? 0
@@ -26,8 +26,8 @@ enum Superseded119 {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:131
-enum Superseded131 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:140
+enum Superseded140 {
     func nextReminderId() -> Int {
         let defaults = Defaults.current
         let id = (defaults.object(forKey: "currentReminderId") as? Int).map { $0 + 1 } ?? 0
@@ -36,12 +36,12 @@ enum Superseded131 {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:145
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:154
 extension Defaults.Key<Int> {
     static var lastReminderId: Self { Self("currentReminderId", default: -1) }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:151
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:160
 func nextReminderId() -> Int {
     Defaults.current.update(.lastReminderId) { $0 + 1 }  // atomic: no two callers get the same id
 }
@@ -55,14 +55,14 @@ func nextReminderId() -> Int {
     #expect(defaults.snapshot == ["currentReminderId": 1])
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:241
-enum Superseded241 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:250
+enum Superseded250 {
     func isOverdue(_ reminder: Reminder) -> Bool {
         reminder.due < Date()
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:249
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:258
 func isOverdue(_ reminder: Reminder) -> Bool {
     reminder.due < Clock.current.now
 }
@@ -77,14 +77,14 @@ func isOverdue(_ reminder: Reminder) -> Bool {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:278
-enum Superseded278 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:287
+enum Superseded287 {
     func finishSync(_ items: [String]) {
         AppLogger.shared.info("sync finished: \(items.count) items")
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:287
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:296
 func finishSync(_ items: [String]) {
     Logger.current.info("sync finished", metadata: ["items": "\(items.count)"])
 }
@@ -98,19 +98,19 @@ func finishSync(_ items: [String]) {
     #expect(log.captured.first?.date == Date(timeIntervalSince1970: 0))
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:313
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:322
 final class SettingsCache: @unchecked Sendable {
     private let defaults = Defaults.current  // evaluated once, when the object is made
     func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:325
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:334
 final class SettingsStore: @unchecked Sendable {
     private var defaults: Defaults { .current }  // looked up at each use
     func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:370
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:379
 final class SearchIndex: Sendable {
     private let queue = DispatchQueue(label: "SearchIndex")
     private let entries = ["buy milk", "milk the cow", "oat milk", "walk the dog"]
@@ -123,7 +123,7 @@ final class SearchIndex: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:389
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:398
 @Test func searchHonoursTheLimit() async {
     await withInjectedProcessWide(Defaults.inMemory(["searchLimit": 2])) {
         let found = await withCheckedContinuation { continuation in

@@ -149,7 +149,37 @@ func pollingStopsOnceTheDeadlineHasPassed() async throws {
     #expect(testClock.now == start.addingTimeInterval(120))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:363
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:372
+final class InboxSync: Sendable {
+    // was: DispatchQueue(label: "sync")
+    private let queue = CarryingQueue(label: "sync")
+
+    func retryLater() {
+        queue.asyncAfter(deadline: .now() + 5) {
+            let group = DispatchGroup()
+            for folder in ["inbox", "sent"] {
+                BackgroundQueue.current.async(group: group) { Logger.current.info("fetched \(folder)") }
+            }
+            group.notify(queue: self.queue) {  // unchanged
+                MainQueue.current.async {  // was: DispatchQueue.main.async
+                    Defaults.current.set("success", forKey: "lastSync")
+                }
+            }
+        }
+    }
+}
+
+@Test func theRetrysResultHasArrivedWhenTheAdvanceReturns() async {
+    let testClock = TestClock()
+    let defaults = Defaults.inMemory()
+    withInjected(BackgroundQueue.driven(by: testClock), MainQueue.driven(by: testClock), defaults) {
+        InboxSync().retryLater()
+    }
+    await testClock.advance(by: .seconds(5))  // one advance: no extra ones, no sleeps
+    #expect(defaults.string(forKey: "lastSync") == "success")
+}
+
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:424
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -158,7 +188,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:393
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:458
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -171,19 +201,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:413
-@MainActor func block413() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:478
+@MainActor func block478() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:423
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:488
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:433
-@MainActor func block433() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:498
+@MainActor func block498() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {
