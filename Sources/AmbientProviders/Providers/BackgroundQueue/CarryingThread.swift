@@ -17,7 +17,7 @@ import Foundation
 /// ```
 ///
 /// A block that polls until it is cancelled takes the thread as its argument (or reads
-/// `Thread.current.isCancelled`, as before); ``cancel()`` also wakes a blocking
+/// `Thread.current.isCancelled`); ``cancel()`` also wakes a blocking
 /// `Clock.current.sleep(for:)` the block is in, which then throws `CancellationError`:
 ///
 /// ```swift
