@@ -104,6 +104,11 @@ final class OperationCarrier: CarryingOperation, @unchecked Sendable {
     }
 
     override func main() {
+        // Both this carrier and the operation depend on the operation's dependencies, and
+        // Foundation marks each dependent ready in turn as the last of them finishes: this
+        // one may start a moment before the operation is marked. That thread is already
+        // marking it, so the wait is short.
+        while !operation.isReady && !operation.isCancelled { sched_yield() }
         operation.start()
     }
 
