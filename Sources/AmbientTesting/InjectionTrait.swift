@@ -57,7 +57,7 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         performing function: @Sendable () async throws -> Void
     ) async throws {
         let recorder = TestIssueRecorder(for: test)
-        let pendingWork = PendingWorkCheck()
+        let pendingWork = PendingWorkCheck(deliveringHeldReports: recorder.deliverHeld)
         // Reports made outside the test's tasks are recorded once its body returns, thrown or
         // not; so is the background work the test left pending.
         defer {

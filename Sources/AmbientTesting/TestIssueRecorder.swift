@@ -12,9 +12,10 @@ import Testing
 /// is a task-local). A report made there is recorded at once, so `withKnownIssue` in the
 /// test's body sees it. A report made anywhere else — a `DispatchQueue` block, a `Thread`,
 /// an event loop's callback, a task the test did not start — would be recorded as
-/// «unknown»'s: it is held instead, and recorded against the test when its body returns
-/// (after it, so outside any `withKnownIssue`). A report made after that is recorded where
-/// it is made, as Swift Testing would.
+/// «unknown»'s: it is held instead, and recorded against the test when one of Ambient's waits
+/// returns in the test's task (`BackgroundQueue.finished()`, `TestClock.advance(by:)`,
+/// `run()`: inside a `withKnownIssue` around the wait), or else when its body returns. A
+/// report made after that is recorded where it is made, as Swift Testing would.
 final class TestIssueRecorder: Sendable {
     private let test: Test.ID
     private let held = Locked<(issues: [(Comment, SourceLocation)], closed: Bool)>(([], false))
@@ -41,6 +42,19 @@ final class TestIssueRecorder: Sendable {
 
     /// Records the held reports against the test; called in the test's task once its body
     /// has returned. Later reports are recorded where they are made.
+    /// Records the issues held so far, when called from the test's own task (a wait that
+    /// returns there): `withKnownIssue` around the wait then sees them. Elsewhere, keeps them.
+    @Sendable func deliverHeld() {
+        guard Test.current?.id == test else { return }
+        let issues = held.withLock { held in
+            defer { held.issues = [] }
+            return held.issues
+        }
+        for (comment, location) in issues {
+            Issue.record(comment, sourceLocation: location)
+        }
+    }
+
     func recordHeld() {
         let issues = held.withLock { held in
             held.closed = true

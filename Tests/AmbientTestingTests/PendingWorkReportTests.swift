@@ -114,3 +114,38 @@ final class PendingWorkXCTestReportTests: InjectingTestCase {
         }
     }
 }
+
+/// A report that background work makes on another thread reaches the test by the time the
+/// wait that covered the work returns, so `withKnownIssue` around the wait sees it.
+@Suite(.injecting(Defaults.inMemory()))
+struct ReportsFromCoveredWorkTests {
+    @Test func aReportFromQueueWorkIsDeliveredWhenFinishedReturns() async {
+        let background = BackgroundQueue.tracked()
+        withInjected(background) {
+            CarryingQueue(label: "reporting").async {
+                IssueReporter.current.report(
+                    "reported on the queue", at: .init(fileID: #fileID, filePath: #filePath, line: #line, column: 1))
+            }
+        }
+        await withKnownIssue {
+            await background.finished()
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue == "reported on the queue" }
+        }
+    }
+
+    @Test func aReportFromDrivenWorkIsDeliveredWhenAdvanceReturns() async {
+        let testClock = TestClock()
+        withInjected(BackgroundQueue.driven(by: testClock)) {
+            CarryingQueue(label: "later").asyncAfter(deadline: .now() + 5) {
+                IssueReporter.current.report(
+                    "reported at 5 s", at: .init(fileID: #fileID, filePath: #filePath, line: #line, column: 1))
+            }
+        }
+        await withKnownIssue {
+            await testClock.advance(by: .seconds(5))
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue == "reported at 5 s" }
+        }
+    }
+}

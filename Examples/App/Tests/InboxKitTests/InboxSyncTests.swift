@@ -11,7 +11,8 @@ func mailbox(_ test: Int, latency: TimeInterval = 0, failures: Int = 0) -> Mailb
     return Mailbox(
         account: { answer in
             let attempt = attempts.increment()
-            let result: Result<String, SyncError> = attempt <= failures ? .failure(.unavailable) : .success("acct\(test)")
+            let result: Result<String, SyncError> =
+                attempt <= failures ? .failure(.unavailable) : .success("acct\(test)")
             guard latency > 0 else { return answer(result) }
             // The network's latency, on the test clock: the answer comes back on a global queue.
             CarryingQueue.global().asyncAfter(deadline: .now() + latency) { answer(result) }
@@ -27,7 +28,12 @@ final class Tally: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 
     @discardableResult
-    func increment() -> Int { lock.withLock { count += 1; return count } }
+    func increment() -> Int {
+        lock.withLock {
+            count += 1
+            return count
+        }
+    }
 }
 
 /// What the sync's completion received, once.

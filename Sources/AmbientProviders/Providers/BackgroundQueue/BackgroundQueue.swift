@@ -95,6 +95,9 @@ public struct BackgroundQueue: AmbientValue, CustomStringConvertible {
     /// notifications, carrying threads, and main-queue work submitted through ``MainQueue``.
     /// Returns at once for ``live``.
     ///
+    /// Reports that the work made on other threads are the test's issues by the time it
+    /// returns (under AmbientTesting's traits), so `withKnownIssue` around it sees them.
+    ///
     /// It reports through ``IssueReporter`` (a test issue under AmbientTesting) and returns,
     /// naming each unfinished piece by the file and line that submitted it and what it waits
     /// for, when:
@@ -107,8 +110,10 @@ public struct BackgroundQueue: AmbientValue, CustomStringConvertible {
     ) async {
         guard let work = state.object else { return }
         let outcome = await work.finished(timeout: timeout)
+        let reporter = IssueReporter.current
+        reporter.pendingWork?.deliverHeldReports()
         guard let message = Self.report(outcome, of: work, timeout: timeout) else { return }
-        IssueReporter.current.report(
+        reporter.report(
             message, at: IssueReporter.Location(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 

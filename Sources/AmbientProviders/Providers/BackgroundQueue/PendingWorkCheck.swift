@@ -8,11 +8,23 @@ import AmbientCore
 /// The tracked and driven background queues made during one test, asked when the test ends
 /// what they still have pending. AmbientTesting's traits and `InjectingTestCase` make one per
 /// test and hand it to their ``IssueReporter``; a queue made where that reporter is current
-/// registers itself.
+/// registers itself. It also delivers, when a wait returns, the reports that work the wait
+/// covered made away from the test's task, so `withKnownIssue` around the wait sees them.
 package final class PendingWorkCheck: Sendable {
     private let watched = Locked<[BackgroundWork]>([])
+    private let deliverHeld: (@Sendable () -> Void)?
 
-    package init() {}
+    /// A check whose `deliverHeldReports()` calls `deliverHeld` (the test framework's
+    /// recorder, recording now what it held back).
+    package init(deliveringHeldReports deliverHeld: (@Sendable () -> Void)? = nil) {
+        self.deliverHeld = deliverHeld
+    }
+
+    /// Called by every wait as it returns, in the waiting task: the reports made meanwhile
+    /// by work on other threads are recorded now, as the test's.
+    func deliverHeldReports() {
+        deliverHeld?()
+    }
 
     /// Watches `work` until the test ends.
     func watch(_ work: BackgroundWork) {

@@ -388,7 +388,11 @@ public final class TestClock: Sendable, CustomStringConvertible {
     private func fromCaller<R>(_ isolation: isolated (any Actor)?, _ body: () async throws -> R) async rethrows -> R {
         let onMain = isolation is MainActor
         if onMain { time.woken.waitForMain() }
-        defer { if onMain { time.woken.doneWaitingForMain() } }
+        defer {
+            if onMain { time.woken.doneWaitingForMain() }
+            // What the work this call waited for reported elsewhere is the test's by now.
+            IssueReporter.current.pendingWork?.deliverHeldReports()
+        }
         return try await body()
     }
 
