@@ -25,8 +25,9 @@ public final class InboxSync {
 
     /// How long the watchdog lets a sync run before it fails it.
     public static let deadline: TimeInterval = 60
-    /// The watchdog's poll, and the heartbeat's period.
+    /// How often the watchdog looks.
     public static let watchdogPoll: TimeInterval = 15
+    /// How often the heartbeat logs while a sync runs.
     public static let heartbeatPeriod: TimeInterval = 2.5
 
     // was: private let queue = DispatchQueue(label: "inbox.sync")
