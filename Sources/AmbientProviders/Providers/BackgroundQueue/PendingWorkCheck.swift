@@ -11,7 +11,13 @@ import AmbientCore
 /// registers itself. It also delivers, when a wait returns, the reports that work the wait
 /// covered made away from the test's task, so `withKnownIssue` around the wait sees them.
 package final class PendingWorkCheck: Sendable {
-    private let watched = Locked<[BackgroundWork]>([])
+    /// Weak: a queue nothing holds has nothing pending (pending work holds its queue), and a
+    /// test that makes thousands of them keeps none alive.
+    private let watched = Locked<[Weak]>([])
+
+    private struct Weak: Sendable {
+        weak var work: BackgroundWork?
+    }
     private let deliverHeld: (@Sendable () -> Void)?
 
     /// A check whose `deliverHeldReports()` calls `deliverHeld` (the test framework's
@@ -28,7 +34,11 @@ package final class PendingWorkCheck: Sendable {
 
     /// Watches `work` until the test ends.
     func watch(_ work: BackgroundWork) {
-        watched.withLock { $0.append(work) }
+        watched.withLock { watched in
+            // Gone queues dropped as the list doubles: amortised, and bounded by the live ones.
+            if watched.count == watched.capacity { watched.removeAll { $0.work == nil } }
+            watched.append(Weak(work: work))
+        }
     }
 
     /// The report of the work still pending, or `nil` when there is none: each piece by
@@ -38,7 +48,7 @@ package final class PendingWorkCheck: Sendable {
             defer { watched = [] }
             return watched
         }
-        let lines = watched.flatMap { $0.pendingWork() }
+        let lines = watched.compactMap(\.work).flatMap { $0.pendingWork() }
         guard !lines.isEmpty else { return nil }
         return "The test ended with \(lines.count) piece(s) of background work pending; wait for them "
             + "(BackgroundQueue.finished(), TestClock.advance(by:) or run()) or cancel them before the test ends:\n"

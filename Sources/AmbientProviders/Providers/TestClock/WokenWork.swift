@@ -375,15 +375,22 @@ final class WokenWork: @unchecked Sendable {
     /// main-actor task's hop to the global executor is enqueued from the main queue, where
     /// neither a thread's mark nor (the task being switched out) its injected clock can be
     /// read. Strong references, dropped by ``forgetTasks()`` when the clock goes, and never
-    /// released while the lock is held.
-    private static let tasks = Locked<[UInt64: WokenWork]>([:])
+    /// released while the lock is held. Each object's IDs are listed too, so forgetting them
+    /// costs what that object counted, not what every live clock did.
+    private struct Followed {
+        var byTask: [UInt64: WokenWork] = [:]
+        var byWork: [ObjectIdentifier: [UInt64]] = [:]
+    }
+
+    private static let tasks = Locked(Followed())
 
     /// Remembers task `id` (0: a job that is not a task's) as `work`'s.
     private static func follow(_ id: UInt64, for work: WokenWork) {
         guard id != 0 else { return }
         let replaced = tasks.withLock { tasks -> WokenWork? in
-            if tasks[id] === work { return nil }
-            return tasks.updateValue(work, forKey: id)
+            if tasks.byTask[id] === work { return nil }
+            tasks.byWork[ObjectIdentifier(work), default: []].append(id)
+            return tasks.byTask.updateValue(work, forKey: id)
         }
         _ = replaced  // released here, after the lock
     }
@@ -392,7 +399,7 @@ final class WokenWork: @unchecked Sendable {
     private static func following(_ job: UnownedJob) -> WokenWork? {
         let id = _ambientJobTaskId(job)
         guard id != 0 else { return nil }
-        return tasks.withLock { $0[id] }
+        return tasks.withLock { $0.byTask[id] }
     }
 
     /// The objects waiting for the main actor now (an `advance` or `run` called there, a
@@ -432,9 +439,12 @@ final class WokenWork: @unchecked Sendable {
     /// Drops every task this object counted: its clock is gone.
     func forgetTasks() {
         let removed = Self.tasks.withLock { tasks -> [WokenWork] in
-            let mine = tasks.filter { $0.value === self }
-            for id in mine.keys { tasks[id] = nil }
-            return Array(mine.values)
+            let ids = tasks.byWork.removeValue(forKey: ObjectIdentifier(self)) ?? []
+            // An ID another object counted later is that object's now.
+            return ids.compactMap { id in
+                guard tasks.byTask[id] === self else { return nil }
+                return tasks.byTask.removeValue(forKey: id)
+            }
         }
         _ = removed  // released here, after the lock
     }
