@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: every store locks and notifies the same way, whatever holds its values.
 
 /// What every ``DefaultsStore`` has besides its values: the lock its operations take, and

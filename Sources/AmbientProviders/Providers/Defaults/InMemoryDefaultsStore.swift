@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: a fake store per test, complete and thread-safe, gone with the test.
 
 /// A dictionary in memory: isolated per instance, gone with it (``Defaults/inMemory(_:)``).

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: a test asserts on what was logged: entries kept in memory.
 
 /// Records entries in memory, in order, for ``Logger/captured``. Thread-safe.

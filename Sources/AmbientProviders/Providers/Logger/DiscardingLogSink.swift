@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: silence, for tests and benchmarks that log but do not care.
 
 /// Drops every entry.

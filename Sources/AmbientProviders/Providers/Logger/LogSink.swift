@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: where entries go is pluggable: stderr, memory, a file, swift-log.
 
 /// Where a ``Logger`` sends its entries. Implement it to bridge to another logging system.

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: randomness is ambient too, so tests can make it reproducible.
 
 /// The ambient source of randomness, usable anywhere a `RandomNumberGenerator` is.

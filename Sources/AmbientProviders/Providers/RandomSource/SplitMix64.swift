@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: a seeded generator that gives the same numbers on every platform and Swift version.
 
 /// A seeded, reproducible generator (SplitMix64): ``RandomSource/seeded(_:)``.

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
-
 // Why: the live source is the system's generator.
 
 /// The system's generator: ``RandomSource/live``.
