@@ -47,7 +47,7 @@ extension DispatchGroup {
     }
 
     /// `notify(queue: .main, execute:)` for code that reads the main queue as
-    /// ``MainQueue/current``: once the group is empty, `work` runs on the main actor inside
+    /// `MainQueue.current`: once the group is empty, `work` runs on the main actor inside
     /// the scope that asked for the notification, on the live main queue or a driven one.
     ///
     /// ```swift
