@@ -335,8 +335,8 @@ final class BackgroundWork: Sendable {
     func finished(timeout: Duration) async -> Outcome {
         await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
             switch register(.task(continuation)) {
-            case .failure(let now): continuation.resume(returning: now.outcome)
-            case .success(let id):
+            case .done(let outcome): continuation.resume(returning: outcome)
+            case .waiting(let id):
                 DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) { self.expire(id) }
             }
         }
@@ -350,8 +350,8 @@ final class BackgroundWork: Sendable {
         let outcome = Locked(Outcome.finished)
         let id: UInt64
         switch register(.thread(semaphore, outcome)) {
-        case .failure(let now): return now.outcome
-        case .success(let registered): id = registered
+        case .done(let outcome): return outcome
+        case .waiting(let registered): id = registered
         }
         let deadline = DispatchTime.now() + timeout.timeInterval
         if Thread.isMainThread {
@@ -373,14 +373,20 @@ final class BackgroundWork: Sendable {
         return outcome.withLock { $0 }
     }
 
-    /// Adds a waiter; or, when there is nothing to wait for, says why as a failure.
-    private func register(_ waiter: Waiter) -> Result<UInt64, OutcomeNow> {
-        state.withLock { state -> Result<UInt64, OutcomeNow> in
-            if state.pending.isEmpty { return .failure(OutcomeNow(.finished)) }
-            if state.onlyTheTestClockCanMoveOn { return .failure(OutcomeNow(.waitsForTheTestClock)) }
+    /// What `register` did: added the waiter, or found that there is nothing to wait for.
+    private enum Registration {
+        case waiting(UInt64)
+        case done(Outcome)
+    }
+
+    /// Adds a waiter; or, when there is nothing to wait for, says why.
+    private func register(_ waiter: Waiter) -> Registration {
+        state.withLock { state -> Registration in
+            if state.pending.isEmpty { return .done(.finished) }
+            if state.onlyTheTestClockCanMoveOn { return .done(.waitsForTheTestClock) }
             state.nextWaiter += 1
             state.waiters.append((state.nextWaiter, waiter))
-            return .success(state.nextWaiter)
+            return .waiting(state.nextWaiter)
         }
     }
 
@@ -415,12 +421,6 @@ final class BackgroundWork: Sendable {
         }
         return (pending + delayed.map(\.submission)).map { $0.described(clockNow: now) }
     }
-}
-
-/// An outcome known at once, as `Result`'s failure.
-struct OutcomeNow: Error {
-    let outcome: BackgroundWork.Outcome
-    init(_ outcome: BackgroundWork.Outcome) { self.outcome = outcome }
 }
 
 extension DispatchGroup {
