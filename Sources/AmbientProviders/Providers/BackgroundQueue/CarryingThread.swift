@@ -218,18 +218,13 @@ extension CarryingThread {
 
         // MARK: The running thread's
 
-        private static let key: pthread_key_t = {
-            var key = pthread_key_t()
-            let status = pthread_key_create(&key, nil)
-            precondition(status == 0, "CarryingThread: pthread_key_create failed (\(status))")
-            return key
-        }()
+        private static let slot = ThreadSlot<Running>("CarryingThread")
 
         /// The state of the `CarryingThread` whose block runs on this thread, if any
         /// (unretained: the running block keeps it alive while it is set).
         static var current: Unmanaged<Running>? {
-            get { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
-            set { pthread_setspecific(key, newValue?.toOpaque()) }
+            get { slot.current }
+            set { slot.current = newValue }
         }
     }
 }

@@ -556,20 +556,13 @@ final class WokenWork: @unchecked Sendable {
 
     // MARK: - Which WokenWork this thread is doing work for
 
-    private static func makeKey() -> pthread_key_t {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "TestClock: pthread_key_create failed (\(status))")
-        return key
-    }
-
-    private static let currentKey = makeKey()
+    private static let working = ThreadSlot<WokenWork>("TestClock")
 
     /// The `WokenWork` the running thread does work for, unretained: the dispatched block
     /// (or `causing`'s caller) keeps it alive while it is set.
     private static var current: Unmanaged<WokenWork>? {
-        get { pthread_getspecific(currentKey).map { Unmanaged.fromOpaque($0) } }
-        set { pthread_setspecific(currentKey, newValue?.toOpaque()) }
+        get { working.current }
+        set { working.current = newValue }
     }
 }
 
