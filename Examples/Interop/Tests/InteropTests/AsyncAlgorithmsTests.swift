@@ -11,7 +11,9 @@ import TimeScenarios
 /// moves (reaching the channel, the operator's own set-up) is counted with the work the
 /// clock wakes, so no real-time wait is needed and the output is exact. 3,000 runs each
 /// (`AMBIENT_ASYNC_ALGORITHMS_RUNS` to change), with two threads spinning. The debounce
-/// also runs as a test writes it with `waitForSleepers` first and one 10-second advance.
+/// also runs as a test writes it with `waitForSleepers` first and one 10-second advance; and
+/// the debounce and a throttle as tests write them, values stamped with the clock's time, in
+/// a `@MainActor` test, a nonisolated one and one isolated to an actor of its own.
 @Suite("TestClock driving swift-async-algorithms", .serialized)
 struct AsyncAlgorithmsTests {
     static let runs = Int(ProcessInfo.processInfo.environment["AMBIENT_ASYNC_ALGORITHMS_RUNS"] ?? "") ?? 3_000
@@ -65,6 +67,122 @@ struct AsyncAlgorithmsTests {
         }
         let wrongCount = wrong.count
         #expect(wrongCount == 0, "\(wrongCount) of \(Self.runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
+    }
+}
+
+extension AsyncAlgorithmsTests {
+    /// The operators as a plain test writes them: a producer and a consumer as `Task { }`s
+    /// started in the clock's scope, values stamped with the clock's time as the consumer
+    /// receives them, `waitForSleepers`, then one 10-second `advance` from outside the scope;
+    /// two threads spinning. Every run exact.
+    @Test(arguments: PlainTaskPipeline.allCases)
+    func plainTasksAreFollowed(pipeline: PlainTaskPipeline) async throws {
+        let wrong = try await wrongPipelineRuns(of: pipeline, Self.runs) { try await pipeline.run() }
+        #expect(wrong.count == 0, "\(wrong.count) of \(Self.runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
+    }
+
+    /// The same in a test isolated to an actor of its own, so the tasks it starts run on
+    /// that actor, whose queue no hook sees: each settle sends a marker through the actor.
+    /// A task that leaves the actor in place (the runtime hands it the actor's thread) runs
+    /// on uncounted while the test's own drain of the actor did not count: with two busy
+    /// CPUs, 0 (debounce) and 11 (throttle) of 10,000 runs were wrong (before the markers,
+    /// 14 and 36). The bound, 1 in 200, is that figure's with room; 1,000 runs by default.
+    @Test(arguments: PlainTaskPipeline.allCases)
+    func anActorsOwnTasksAreFollowedThroughIt(pipeline: PlainTaskPipeline) async throws {
+        let runs = Self.runs / 3
+        let wrong = try await wrongPipelineRuns(of: pipeline, runs) { try await PipelineActor().run(pipeline) }
+        #expect(wrong.count * 200 <= runs, "\(wrong.count) of \(runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
+    }
+
+    /// Runs `run` `count` times with two threads spinning; returns the wrong outputs.
+    private func wrongPipelineRuns(
+        of pipeline: PlainTaskPipeline, _ count: Int, _ run: () async throws -> [String]
+    ) async throws -> [[String]] {
+        let spinning = Spinners(count: 2)
+        defer { spinning.stop() }
+        var wrong: [[String]] = []
+        for _ in 0..<count {
+            let output = try await run()
+            if output != pipeline.expected { wrong.append(output) }
+        }
+        return wrong
+    }
+}
+
+/// A test's own actor: the pipeline's tasks, made in its methods, run on it.
+actor PipelineActor {
+    func run(_ pipeline: PlainTaskPipeline) async throws -> [String] { try await pipeline.run() }
+}
+
+/// A debounce and a throttle over a channel, each fed by a producer task and read by a
+/// consumer task that stamps what it receives with the test clock's time.
+enum PlainTaskPipeline: String, CaseIterable, Sendable {
+    case debounce, throttle
+
+    /// What one correct run receives, with the clock's time at each value.
+    var expected: [String] {
+        switch self {
+        case .debounce: ["2 at 0.4 seconds", "3 at 0.8 seconds"]
+        case .throttle:
+            ["1 at 0.0 seconds", "4 at 1.2 seconds", "6 at 2.6 seconds", "8 at 4.0 seconds", "9 at 5.0 seconds"]
+        }
+    }
+
+    /// The values the producer sends, each after sleeping the milliseconds beside it.
+    private var sends: [(value: Int, afterMilliseconds: Int)] {
+        switch self {
+        case .debounce: [(1, 0), (2, 100), (3, 400)]
+        case .throttle: [(1, 0), (2, 400), (3, 400), (4, 400), (5, 700), (6, 700), (7, 700), (8, 700), (9, 1000)]
+        }
+    }
+
+    /// The tasks that sleep on the clock once the pipeline is set up: the producer, and the
+    /// debounce's own timer.
+    private var sleepers: Int { self == .debounce ? 2 : 1 }
+
+    /// One run with a fresh test clock: what the consumer had received when the advance returned.
+    /// The tasks take the caller's isolation: they run on its actor where it has one.
+    func run(isolation: isolated (any Actor)? = #isolation) async throws -> [String] {
+        let testClock = TestClock()
+        let channel = AsyncChannel<Int>()
+        let received = Received()
+        let sends = sends
+        let (consumer, producer) = withInjected(testClock.clock) {
+            (
+                Task {
+                    _ = isolation
+                    let clock = Ambient.Clock.current.monotonic
+                    switch self {
+                    case .debounce:
+                        for await value in channel.debounce(for: .milliseconds(300), clock: clock) {
+                            received.append("\(value) at \(testClock.instant.offset)")
+                        }
+                    case .throttle:
+                        for await value in channel._throttle(for: .seconds(1), clock: clock, latest: true) {
+                            received.append("\(value) at \(testClock.instant.offset)")
+                        }
+                    }
+                },
+                Task {
+                    _ = isolation
+                    for (value, milliseconds) in sends {
+                        if milliseconds > 0 {
+                            try await Ambient.Clock.current.monotonic.sleep(for: .milliseconds(milliseconds))
+                        }
+                        await channel.send(value)
+                    }
+                    try await Ambient.Clock.current.monotonic.sleep(for: .milliseconds(400))
+                    channel.finish()
+                }
+            )
+        }
+        try await testClock.waitForSleepers(sleepers)
+        await testClock.advance(by: .seconds(10))
+        let output = received.values
+        producer.cancel()
+        consumer.cancel()
+        _ = await producer.result
+        return output
     }
 }
 

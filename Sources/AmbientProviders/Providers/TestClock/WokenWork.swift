@@ -76,6 +76,12 @@ import Foundation
 // queue, repeated until a round trip starts no new counted work (the settling task's own
 // jobs aside): what woken work sent to the main actor has then run.
 //
+// A caller isolated to an actor of its own holds that actor while it calls, and the tasks
+// it started there wait in the actor's queue, where no hook sees them: each settle then
+// ends with a marker through that actor at a low priority, repeated the same way. A task
+// that leaves the actor in place (handed the actor's thread for a nonisolated call) runs
+// on uncounted when the drain it came from was the caller's own: that one still escapes.
+//
 // What escapes (documented in TestClock and the time article): work that waits on
 // something outside the global executor and resumes from there is no longer counted once
 // it suspends: the main actor when the clock is moved from elsewhere, a custom or task
@@ -254,7 +260,17 @@ final class WokenWork: @unchecked Sendable {
     /// the woken work sent to the main actor before has run; while that starts more counted
     /// work, it goes round again. (The settling task's own jobs may be counted, as a task
     /// this object counted before: they are left out of that comparison.)
-    func settle(timeout: Duration) async -> Bool {
+    ///
+    /// A caller isolated to an actor of its own (`actor`: not the main actor) holds that
+    /// actor while it calls; the tasks it started there, and those their work resumed there,
+    /// wait in the actor's queue, which no hook sees. So each settle then also sends a
+    /// marker through that actor, at a low priority (behind every job its tasks queued there
+    /// before it: an actor runs its jobs by priority, in order within one), and goes round
+    /// again the same way while that starts more counted work. A task that leaves the actor
+    /// in place (the runtime hands it the actor's thread) runs on unseen, uncounted, when
+    /// the caller's own stay on the actor was: such a test can still, rarely, see time move
+    /// first (documented in TestClock).
+    func settle(timeout: Duration, through actor: (any Actor)? = nil) async -> Bool {
         let settler = Self.currentTaskID
         state.withLock { $0.settlers[settler, default: 0] += 1 }
         defer {
@@ -264,6 +280,16 @@ final class WokenWork: @unchecked Sendable {
             }
         }
         guard var settledAt = await settleCounted(timeout: timeout) else { return false }
+        while let actor {
+            holdQueued()
+            Self.sendMarker(through: actor) {
+                self.beginHeld()
+                self.releaseHeld()
+            }
+            guard let next = await settleCounted(timeout: timeout) else { return false }
+            if next == settledAt + 1 { break }
+            settledAt = next
+        }
         // `usesMain` only ever turns true: read once per round.
         while state.withLock({ $0.usesMain }) {
             // The marker, held like any work handed to a thread the hook cannot see.
@@ -278,6 +304,28 @@ final class WokenWork: @unchecked Sendable {
         }
         return true
     }
+
+    /// Starts `marker` in a task that hops onto `actor` at a low priority (below the test's,
+    /// which the tasks it started inherit; the lowest, `.background`, waits behind busy
+    /// CPUs for whole milliseconds): it is queued there behind what the actor has queued,
+    /// and runs once that has run. Made where no
+    /// clock is injected and no thread's mark is set, so neither its jobs nor the actor's
+    /// that it starts are counted (its hold is): a round that starts nothing but the marker
+    /// is seen as one.
+    private static func sendMarker(through actor: any Actor, _ marker: @escaping @Sendable () -> Void) {
+        let mark = current
+        current = nil
+        defer { current = mark }
+        InjectionContext().run {
+            _ = Task(priority: .low) {
+                await reach(actor)
+                marker()
+            }
+        }
+    }
+
+    /// Returns once on `actor`.
+    private static func reach(_ actor: isolated any Actor) {}
 
     /// Suspends until no job caused by this object's wake-ups is queued or running, or
     /// until `timeout` (with the starved time's extension) has passed; returns `started`
