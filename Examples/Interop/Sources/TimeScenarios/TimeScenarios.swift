@@ -164,12 +164,22 @@ func outputAfterOneAdvance<each Success>(
 public func wrongRuns<C>(
     of scenario: TimeScenario, _ count: Int, spinningThreads: Int = 2, _ makeClock: @Sendable () -> ScenarioClock<C>
 ) async -> [[Int]] {
+    await wrongOutputs(count, expected: scenario.expected, spinningThreads: spinningThreads) {
+        await scenario.run(makeClock)
+    }
+}
+
+/// Runs `run` `count` times while `spinningThreads` threads spin on the other cores;
+/// returns the outputs that differ from `expected`.
+public func wrongOutputs<Output: Equatable>(
+    _ count: Int, expected: Output, spinningThreads: Int = 2, _ run: () async throws -> Output
+) async rethrows -> [Output] {
     let spinning = Spinners(count: spinningThreads)
     defer { spinning.stop() }
-    var wrong: [[Int]] = []
+    var wrong: [Output] = []
     for _ in 0..<count {
-        let output = await scenario.run(makeClock)
-        if output != scenario.expected { wrong.append(output) }
+        let output = try await run()
+        if output != expected { wrong.append(output) }
     }
     return wrong
 }

@@ -77,7 +77,7 @@ extension AsyncAlgorithmsTests {
     /// two threads spinning. Every run exact.
     @Test(arguments: PlainTaskPipeline.allCases)
     func plainTasksAreFollowed(pipeline: PlainTaskPipeline) async throws {
-        let wrong = try await wrongPipelineRuns(of: pipeline, Self.runs) { try await pipeline.run() }
+        let wrong = try await wrongOutputs(Self.runs, expected: pipeline.expected) { try await pipeline.run() }
         #expect(wrong.count == 0, "\(wrong.count) of \(Self.runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
     }
 
@@ -90,22 +90,10 @@ extension AsyncAlgorithmsTests {
     @Test(arguments: PlainTaskPipeline.allCases)
     func anActorsOwnTasksAreFollowedThroughIt(pipeline: PlainTaskPipeline) async throws {
         let runs = Self.runs / 3
-        let wrong = try await wrongPipelineRuns(of: pipeline, runs) { try await PipelineActor().run(pipeline) }
-        #expect(wrong.count * 200 <= runs, "\(wrong.count) of \(runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
-    }
-
-    /// Runs `run` `count` times with two threads spinning; returns the wrong outputs.
-    private func wrongPipelineRuns(
-        of pipeline: PlainTaskPipeline, _ count: Int, _ run: () async throws -> [String]
-    ) async throws -> [[String]] {
-        let spinning = Spinners(count: 2)
-        defer { spinning.stop() }
-        var wrong: [[String]] = []
-        for _ in 0..<count {
-            let output = try await run()
-            if output != pipeline.expected { wrong.append(output) }
+        let wrong = try await wrongOutputs(runs, expected: pipeline.expected) {
+            try await PipelineActor().run(pipeline)
         }
-        return wrong
+        #expect(wrong.count * 200 <= runs, "\(wrong.count) of \(runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
     }
 }
 

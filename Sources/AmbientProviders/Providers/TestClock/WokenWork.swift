@@ -280,46 +280,53 @@ final class WokenWork: @unchecked Sendable {
             }
         }
         guard var settledAt = await settleCounted(timeout: timeout) else { return false }
-        while let actor {
-            holdQueued()
-            Self.sendMarker(through: actor) {
-                self.beginHeld()
-                self.releaseHeld()
-            }
-            guard let next = await settleCounted(timeout: timeout) else { return false }
-            if next == settledAt + 1 { break }
+        if let actor {
+            guard let next = await roundTrips(after: settledAt, timeout: timeout, { hold(through: actor) })
+            else { return false }
             settledAt = next
         }
-        // `usesMain` only ever turns true: read once per round.
-        while state.withLock({ $0.usesMain }) {
-            // The marker, held like any work handed to a thread the hook cannot see.
+        // `usesMain` only ever turns true.
+        guard state.withLock({ $0.usesMain }) else { return true }
+        return await roundTrips(after: settledAt, timeout: timeout) {
             waitForMain()
             hold(on: .main) { self.doneWaitingForMain() }
-            guard let next = await settleCounted(timeout: timeout) else { return false }
-            // Settled with nothing started since the last settle but the marker: whatever
-            // the work had sent to the main actor had run before it. (Work that started in
-            // between may have sent more there after the marker: round again.)
-            if next == settledAt + 1 { return true }
-            settledAt = next
-        }
-        return true
+        } != nil
     }
 
-    /// Starts `marker` in a task that hops onto `actor` at a low priority (below the test's,
-    /// which the tasks it started inherit; the lowest, `.background`, waits behind busy
-    /// CPUs for whole milliseconds): it is queued there behind what the actor has queued,
-    /// and runs once that has run. Made where no
-    /// clock is injected and no thread's mark is set, so neither its jobs nor the actor's
-    /// that it starts are counted (its hold is): a round that starts nothing but the marker
-    /// is seen as one.
-    private static func sendMarker(through actor: any Actor, _ marker: @escaping @Sendable () -> Void) {
-        let mark = current
-        current = nil
-        defer { current = mark }
+    /// Sends a marker with `send` (held, like any work handed to a thread the hook cannot
+    /// see) and settles, round after round, until a round starts nothing but its marker:
+    /// whatever the work had sent that way before the marker has then run. (Work that
+    /// started in between may have sent more there after the marker: round again.) Returns
+    /// `started` as that last settle left it, or `nil` on time-out.
+    private func roundTrips(
+        after settledAt: UInt64, timeout: Duration, _ send: () -> Void
+    ) async -> UInt64? {
+        var settledAt = settledAt
+        while true {
+            send()
+            guard let next = await settleCounted(timeout: timeout) else { return nil }
+            if next == settledAt + 1 { return next }
+            settledAt = next
+        }
+    }
+
+    /// Runs a marker on `actor`, held from now until it has run, like ``hold(on:_:)``: a
+    /// task that hops onto `actor` at a low priority (below the test's, which the tasks it
+    /// started inherit; the lowest, `.background`, waits behind busy CPUs for whole
+    /// milliseconds), so it is queued there behind what the actor has queued and runs once
+    /// that has run. Made where no clock is injected and no thread's mark is set, so neither
+    /// its jobs nor the actor's that it starts are counted (its hold is): a round that
+    /// starts nothing but the marker is seen as one.
+    private func hold(through actor: any Actor) {
+        holdQueued()
+        let mark = Self.current
+        Self.current = nil
+        defer { Self.current = mark }
         InjectionContext().run {
             _ = Task(priority: .low) {
-                await reach(actor)
-                marker()
+                await Self.reach(actor)
+                self.beginHeld()
+                self.releaseHeld()
             }
         }
     }
