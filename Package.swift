@@ -119,6 +119,8 @@ let package = Package(
             name: "AmbientVapor",
             dependencies: [
                 "Ambient",
+                // Its `package` report delivery, for VaporTesting's `.inMemory` mode.
+                "AmbientProviders",
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["Vapor"])),
             ]
         ),

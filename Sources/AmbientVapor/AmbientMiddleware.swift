@@ -2,6 +2,7 @@
 
 #if Vapor
 import Ambient
+import AmbientProviders
 import Vapor
 
 // Why: a Vapor app gets each request's values — captured, its own, signed carried ones, its logger — by one line, in async and EventLoopFuture routes alike.
@@ -85,7 +86,10 @@ public struct AmbientMiddleware: Middleware {
     /// every async middleware's after this one, inherit them. One exception: an async route
     /// that VaporTesting's `.inMemory` mode calls from a test's task gets its task made
     /// right there, so it inherits the test's task-locals too (a strict-mode report from the
-    /// handler is then the test's own issue).
+    /// handler is then the test's own issue). An EventLoopFuture route that such a test calls
+    /// runs on the loop, and its answer reaches the test only once the reports strict mode
+    /// held back there are recorded as the test's: a `withKnownIssue` around the request sees
+    /// them.
     public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         let context: InjectionContext
         do {
@@ -95,9 +99,36 @@ public struct AmbientMiddleware: Middleware {
         }
         request.storage[RequestValuesKey.self] = BoundEventLoop(request.eventLoop, context: context)
         guard request.eventLoop.inEventLoop || Self.nextMakesTheTaskHere(request) else {
-            return request.eventLoop.flatSubmit { context.run { next.respond(to: request) } }
+            let response = request.eventLoop.flatSubmit { context.run { next.respond(to: request) } }
+            return Self.deliveringHeldReports(after: response, on: request.eventLoop)
         }
         return context.run { next.respond(to: request) }
+    }
+
+    /// `response`, answered only once the test that sent the request has recorded what the
+    /// loop's work reported: the relay runs in a task made here, in the test's task (the one
+    /// caller off the loop in a task is VaporTesting's `.inMemory` mode), so it inherits the
+    /// test's task-locals, `withKnownIssue`'s included, and records the reports that strict
+    /// mode held back from the loop's thread before the test's `await` returns. Outside a test
+    /// whose trait watches for such reports, `response` itself.
+    static func deliveringHeldReports(
+        after response: EventLoopFuture<Response>, on loop: any EventLoop
+    ) -> EventLoopFuture<Response> {
+        guard withUnsafeCurrentTask(body: { $0 != nil }), let check = IssueReporter.current.pendingWork else {
+            return response
+        }
+        let relayed = loop.makePromise(of: Response.self)
+        Task {
+            do {
+                let answer = try await response.get()
+                check.deliverHeldReports()
+                relayed.succeed(answer)
+            } catch {
+                check.deliverHeldReports()
+                relayed.fail(error)
+            }
+        }
+        return relayed.futureResult
     }
 
     /// Whether the rest of the chain, called here off the request's event loop, is only an

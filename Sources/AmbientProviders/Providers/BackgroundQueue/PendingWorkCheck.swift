@@ -27,8 +27,9 @@ package final class PendingWorkCheck: Sendable {
     }
 
     /// Called by every wait as it returns, in the waiting task: the reports made meanwhile
-    /// by work on other threads are recorded now, as the test's.
-    func deliverHeldReports() {
+    /// by work on other threads are recorded now, as the test's. AmbientVapor calls it too,
+    /// when an `.inMemory` request's event-loop work has answered.
+    package func deliverHeldReports() {
         deliverHeld?()
     }
 
