@@ -35,6 +35,25 @@ let package = Package(
             dependencies: [.product(name: "Ambient", package: "Ambient")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // LegacyKit as it was written, adopting Ambient by one added file
+        // (AmbientShadows.swift, a copy of the repository's OneFilePort/ file): no call site
+        // changed.
+        .target(
+            name: "LegacyKitShadowed",
+            dependencies: [.product(name: "Ambient", package: "Ambient")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The one-file port in the Swift 6 language mode, without and with main-actor
+        // default isolation: it compiles in each, and its names are usable off the main actor.
+        .target(
+            name: "OneFilePortSwift6",
+            dependencies: [.product(name: "Ambient", package: "Ambient")]
+        ),
+        .target(
+            name: "OneFilePortMainActor",
+            dependencies: [.product(name: "Ambient", package: "Ambient")],
+            swiftSettings: approachableConcurrency
+        ),
         // The app: view models and singletons, main-actor-isolated by default.
         .target(
             name: "AppCore",
@@ -60,6 +79,17 @@ let package = Package(
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "AmbientTesting", package: "Ambient"),
             ]
+        ),
+        // LegacyKit's tests, the same files (links to AppCoreTests'), run against the one-file
+        // port.
+        .testTarget(
+            name: "LegacyKitShadowedTests",
+            dependencies: [
+                "LegacyKitShadowed",
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTesting", package: "Ambient"),
+            ],
+            swiftSettings: approachableConcurrency + [.define("ONE_FILE_PORT")]
         ),
         // …and XCTest, through AmbientTesting's InjectingTestCase.
         .testTarget(

@@ -3,8 +3,13 @@
 import Ambient
 import AmbientTesting
 import Foundation
-import LegacyKit
 import Testing
+
+#if ONE_FILE_PORT
+import LegacyKitShadowed
+#else
+import LegacyKit
+#endif
 
 /// The archiver's background work, on four kinds of queue, sees the test's values and is
 /// waited for without an expectation or a sleep.

@@ -3,8 +3,13 @@
 import Ambient
 import AmbientTesting
 import Foundation
-import LegacyKit
 import Testing
+
+#if ONE_FILE_PORT
+import LegacyKitShadowed
+#else
+import LegacyKit
+#endif
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

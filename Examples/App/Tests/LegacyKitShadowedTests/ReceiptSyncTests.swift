@@ -1,0 +1,1 @@
+../AppCoreTests/ReceiptSyncTests.swift
