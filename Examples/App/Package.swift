@@ -43,6 +43,12 @@ let package = Package(
             dependencies: [.product(name: "Ambient", package: "Ambient")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // One legacy line for each name the one-file port takes over, with the file.
+        .target(
+            name: "ShadowedSingletons",
+            dependencies: [.product(name: "Ambient", package: "Ambient")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // The one-file port in the Swift 6 language mode, without and with main-actor
         // default isolation: it compiles in each, and its names are usable off the main actor.
         .target(
@@ -90,6 +96,15 @@ let package = Package(
                 .product(name: "AmbientTesting", package: "Ambient"),
             ],
             swiftSettings: approachableConcurrency + [.define("ONE_FILE_PORT")]
+        ),
+        // Each of those names gives what the test injected.
+        .testTarget(
+            name: "ShadowedSingletonsTests",
+            dependencies: [
+                "ShadowedSingletons",
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTesting", package: "Ambient"),
+            ]
         ),
         // …and XCTest, through AmbientTesting's InjectingTestCase.
         .testTarget(

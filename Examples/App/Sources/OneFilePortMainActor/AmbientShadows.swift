@@ -15,9 +15,11 @@ import FoundationNetworking
 #endif
 
 // MARK: Types whose initialisers legacy code calls: the name itself is Ambient's.
-// A value of one of them handed to an API that needs the system's type is a compile error
-// ("cannot convert value of type 'UserDefaults' (aka 'Defaults')…"): unwrap it as its row in
-// the guide says (`queue.queue`, `Unshadowed.userDefaults`, …).
+// A value of one of them handed to an API that needs the system's type is a compile error that
+// names the Ambient type ("cannot convert value of type 'DispatchQueue' (aka 'CarryingQueue')…");
+// where an accessor made the value, its type's name says how to reach the system's object
+// ("…of type 'Defaults.UnwrapAs_Foundation_UserDefaults_standard'…": write
+// `Foundation.UserDefaults.standard`). The guide's table lists each.
 
 typealias UserDefaults = Defaults
 typealias NotificationCenter = Notifications
@@ -33,39 +35,50 @@ typealias DateFormatter = RegionalDateFormatter
 // MARK: The singletons' accessors, through those names.
 
 extension Defaults {
+    /// What `UserDefaults.standard` is here; for the system's, `Foundation.UserDefaults.standard`.
+    typealias UnwrapAs_Foundation_UserDefaults_standard = Defaults
     /// `UserDefaults.standard` here: the current defaults.
-    nonisolated static var standard: Defaults { .current }
+    nonisolated static var standard: UnwrapAs_Foundation_UserDefaults_standard { .current }
 
     /// `UserDefaults(suiteName:)` has no ambient form: a suite is the live one's.
-    @available(*, unavailable, message: "no ambient suite: Defaults.suite(name) is the live one")
+    @available(*, unavailable, message: "no ambient suite: UserDefaults.suite(name) is the live one, as Defaults")
     nonisolated init?(suiteName: String?) { fatalError("unavailable") }
 }
 
 extension Notifications {
+    /// What `NotificationCenter.default` is here; for its system center, `.center`.
+    typealias UnwrapAs_default_center = Notifications
     /// `NotificationCenter.default` here: the current notifications.
-    nonisolated static var `default`: Notifications { .current }
+    nonisolated static var `default`: UnwrapAs_default_center { .current }
 }
 
 extension FileSystem {
+    /// What `FileManager.default` is here; for the system's, `Foundation.FileManager.default`.
+    typealias UnwrapAs_Foundation_FileManager_default = FileSystem
     /// `FileManager.default` here: the current file system.
-    nonisolated static var `default`: FileSystem { .current }
+    nonisolated static var `default`: UnwrapAs_Foundation_FileManager_default { .current }
 }
 
 extension ProcessEnvironment {
+    /// What `ProcessInfo.processInfo` is here; for the system's, `Foundation.ProcessInfo.processInfo`.
+    typealias UnwrapAs_Foundation_ProcessInfo_processInfo = ProcessEnvironment
     /// `ProcessInfo.processInfo` here: the current environment.
-    nonisolated static var processInfo: ProcessEnvironment { .current }
+    nonisolated static var processInfo: UnwrapAs_Foundation_ProcessInfo_processInfo { .current }
     /// `ProcessInfo.processInfo.environment` here.
     nonisolated var environment: [String: String] { variables }
 }
 
 extension NetworkSession {
+    /// What `URLSession.shared` is here; for the system's, `Foundation.URLSession.shared`
+    /// (`FoundationNetworking.URLSession.shared` on Linux).
+    typealias UnwrapAs_Foundation_URLSession_shared = NetworkSession
     /// `URLSession.shared` here: the current session.
-    nonisolated static var shared: NetworkSession { .current }
+    nonisolated static var shared: UnwrapAs_Foundation_URLSession_shared { .current }
 }
 
 extension CarryingQueue {
     /// `DispatchQueue.main` here: the current main queue.
-    nonisolated static var main: MainQueue { .current }
+    nonisolated static var main: MainQueue.UnwrapAs_main_system { .current }
     /// `DispatchQueue.Attributes` here.
     typealias Attributes = Dispatch.DispatchQueue.Attributes
 }
@@ -83,12 +96,15 @@ extension CarryingThread {
 }
 
 extension MainQueue.Timer {
+    /// What `Timer.scheduledTimer(…)` makes here; for a system timer, `Foundation.Timer`.
+    typealias UnwrapAs_Foundation_Timer = MainQueue.Timer
+
     /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)` here: on the current main queue.
     @discardableResult
     nonisolated static func scheduledTimer(
         withTimeInterval interval: TimeInterval, repeats: Bool,
         block: @escaping @MainActor @Sendable (MainQueue.Timer) -> Void
-    ) -> MainQueue.Timer {
+    ) -> UnwrapAs_Foundation_Timer {
         MainQueue.current.scheduledTimer(withTimeInterval: interval, repeats: repeats, block: block)
     }
 }
@@ -114,6 +130,11 @@ extension MainQueue.Deadline {
 }
 
 extension MainQueue {
+    /// What `DispatchQueue.main` is here; for the system's Dispatch queue, `.main.system`.
+    typealias UnwrapAs_main_system = MainQueue
+    /// What `OperationQueue.main` is here; for the system's, `.main.systemOperationQueue`.
+    typealias UnwrapAs_main_systemOperationQueue = MainQueue
+
     /// `.main` where this module passes a main queue (`group.notify(queue: .main)`): the
     /// current main queue.
     nonisolated static var main: MainQueue { .current }
@@ -126,7 +147,7 @@ extension MainQueue {
 
 extension Foundation.OperationQueue {
     /// `OperationQueue.main` here: the current main queue.
-    nonisolated static var main: MainQueue { .current }
+    nonisolated static var main: MainQueue.UnwrapAs_main_systemOperationQueue { .current }
 }
 
 /// `DateFormatter()` here: a formatter in the current region's locale, time zone and calendar.
@@ -149,11 +170,45 @@ nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchec
 extension Dispatch.DispatchQueue {
     /// `.main` where a Dispatch queue is expected: the current main queue, so that
     /// `group.notify(queue: .main)` is ambient, and a system API's `.main` a compile error.
-    nonisolated static var main: MainQueue { .current }
-    /// `.global()` where a Dispatch queue is expected: carrying.
-    nonisolated static func global(qos: DispatchQoS.QoSClass = .default) -> CarryingQueue {
-        CarryingQueue.global(qos: qos)
+    /// (`.global()` cannot be taken over so: Swift lets no declaration of a module hide a
+    /// method of the same signature that another module's type has unless it is available.
+    /// `group.notify(queue: .global())` carries, through Ambient's own `notify`; another
+    /// system API's `.global()` is the system's queue, as the guide says.)
+    nonisolated static var main: MainQueue.UnwrapAs_main_system { .current }
+}
+
+extension DispatchGroup {
+    /// `group.notify(queue: .global())` here: carried. Without it Swift prefers Dispatch's own
+    /// `notify`, whose parameter takes `.global()` as the system's queue, to Ambient's.
+    nonisolated func notify(
+        queue: CarryingQueue, fileID: StaticString = #fileID,
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        notify(qos: .unspecified, flags: [], queue: queue, fileID: fileID, line: 0, execute: work)
     }
+}
+
+// MARK: Where a system API meets a shadowed value: a message that says how to unwrap it.
+
+extension DispatchPredicate {
+    /// `dispatchPrecondition(condition: .onQueue(queue))` with this module's queue.
+    @available(*, unavailable, message: "a CarryingQueue is not a Dispatch queue: write .onQueue(queue.queue)")
+    nonisolated static func onQueue(_ queue: CarryingQueue) -> DispatchPredicate { fatalError("unavailable") }
+    /// `.notOnQueue(queue)` with this module's queue.
+    @available(*, unavailable, message: "a CarryingQueue is not a Dispatch queue: write .notOnQueue(queue.queue)")
+    nonisolated static func notOnQueue(_ queue: CarryingQueue) -> DispatchPredicate { fatalError("unavailable") }
+}
+
+extension NetworkSession {
+    /// `URLSession(configuration:…)` here.
+    @available(
+        *, unavailable,
+        message: "URLSession is Ambient's NetworkSession here: write URLSession(session: .init(configuration: …))"
+    )
+    nonisolated init(
+        configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)? = nil,
+        delegateQueue: Foundation.OperationQueue? = nil
+    ) { fatalError("unavailable") }
 }
 
 // MARK: Values: the system's types, their current values Ambient's.
@@ -205,7 +260,8 @@ extension Data {
     nonisolated func write(to url: URL, options: Data.WritingOptions = []) throws {
         try FileSystem.current.write(self, to: url, options: options)
     }
-    /// `Data(contentsOf:)` here: through the current file system.
+    /// `Data(contentsOf:)` here: through the current file system. Swift finds Foundation's
+    /// too, so a call is ambiguous, a compile error: write `FileManager.default.contents(of: url)`.
     nonisolated init(contentsOf url: URL, options: Data.ReadingOptions = []) throws {
         self = try FileSystem.current.contents(of: url)
     }

@@ -59,6 +59,18 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     /// `DispatchQueue.main`.
     public static let live = MainQueue(driver: nil)
 
+    /// The system's main Dispatch queue itself, whatever this queue is, for an API that
+    /// needs a `DispatchQueue` (`dispatchPrecondition(condition: .onQueue(MainQueue.current.system))`,
+    /// a Dispatch source): what it runs is neither carried nor driven by a test clock. In a
+    /// module that adopts Ambient by its one file, where `DispatchQueue.main` is the current
+    /// main queue, `.main.system` is the system's.
+    public var system: DispatchQueue { .main }
+
+    /// The system's main operation queue itself, for an API that needs an `OperationQueue`:
+    /// as ``system``, neither carried nor driven (`.main.systemOperationQueue` in a module
+    /// that adopts Ambient by its one file).
+    public var systemOperationQueue: OperationQueue { .main }
+
     /// The live main queue, built in place (inlinable: no lazy global's check).
     @inlinable
     public static var defaultValue: MainQueue {

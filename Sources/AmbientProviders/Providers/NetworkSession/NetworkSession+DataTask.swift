@@ -29,8 +29,9 @@ extension NetworkSession {
         }
 
         /// Starts the task. On a stub the answer is decided here (an unexpected request is
-        /// reported here) and the handler is called on a background queue. A second call does
-        /// nothing.
+        /// reported here) and the handler is called on the current background queue, so a
+        /// test's wait (`BackgroundQueue.finished()`, a driven queue's `advance`) waits for it
+        /// too. A second call does nothing.
         public func resume() {
             switch kind {
             case .session(let task):
@@ -38,7 +39,7 @@ extension NetworkSession {
             case .stub(let stub, let request, let handler):
                 guard start(as: 1) else { return }
                 let result = stub.answer(request)
-                DispatchQueue.global().async {
+                BackgroundQueue.current.async {
                     switch result {
                     case .success(let (data, response)): handler(data, response, nil)
                     case .failure(let error): handler(nil, nil, error)
@@ -55,7 +56,7 @@ extension NetworkSession {
                 task.cancel()
             case .stub(_, _, let handler):
                 guard start(as: 2) else { return }
-                DispatchQueue.global().async { handler(nil, nil, URLError(.cancelled)) }
+                BackgroundQueue.current.async { handler(nil, nil, URLError(.cancelled)) }
             }
         }
 

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import Ambient
+import AmbientTesting
+import Foundation
+import ShadowedSingletons
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a callback delivered, from whichever thread it ran on.
+final class Delivered<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `values` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var values: [Value] = []
+    var all: [Value] { lock.withLock { values } }
+    func record(_ value: Value) { lock.withLock { values.append(value) } }
+}
+
+/// Each name the one-file port takes over, read by unchanged legacy code (ShadowedSingletons),
+/// gives what the test injected: values, accessors, free functions, and the queues' hops,
+/// waited for by the test's own waits.
+@Suite
+struct ShadowedSingletonsTests {
+    let noon = Date(timeIntervalSince1970: 43_200)
+
+    @Test func valuesReadTheInjectedClockGeneratorAndRegion() {
+        let id = UUID(uuidString: "00000000-0000-0000-0000-00000000002A")!
+        let region = Region.fixed(locale: Locale(identifier: "fr_FR"), timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        withInjected(Clock.fixed(noon), UUIDGenerator.constant(id), region) {
+            #expect(currentDate() == noon)
+            #expect(secondsFromNow(until: noon.addingTimeInterval(60)) == 60)
+            #expect(newIdentifier() == id)
+            #expect(regionIdentifiers() == ["fr_FR", "Asia/Tokyo", "gregorian"])
+            #expect(formatted(noon) == "1970-01-01 21:00")
+        }
+    }
+
+    @Test func accessorsReadTheInjectedEnvironmentFilesAndNotifications() throws {
+        let files = FileSystem.inMemory()
+        let notifications = Notifications.isolated()
+        let posted = Delivered<String>()
+        let token = notifications.addObserver(forName: Notification.Name("ping")) { posted.record($0.name.rawValue) }
+        defer { notifications.removeObserver(token) }
+        let read = try withInjected(ProcessEnvironment(variables: ["MODE": "test"]), files, notifications) {
+            #expect(environmentValue("MODE") == "test")
+            announce("ping")
+            return try roundTrip(Data("bytes".utf8), named: "shadowed.bin")
+        }
+        #expect(read == Data("bytes".utf8))
+        #expect(files.fileExists(atPath: files.temporaryDirectory.appendingPathComponent("shadowed.bin").path))
+        #expect(posted.all == ["ping"])
+    }
+
+    @Test func printAndNSLogGoToTheInjectedLogger() {
+        let logger = Logger.capturing()
+        withInjected(logger) { logBoth("x") }
+        #expect(logger.captured.map(\.message) == ["printed x", "logged x 42"])
+    }
+
+    @Test func aGroupNotificationOnTheGlobalQueueCarriesAndIsWaitedFor() async {
+        let background = BackgroundQueue.tracked()
+        let defaults = Defaults.inMemory()
+        let delivered = Delivered<String?>()
+        withInjected(background, defaults) { notifyOnGlobal { delivered.record($0) } }
+        await background.finished()
+        #expect(delivered.all == ["written"])
+    }
+
+    @Test func aGroupNotificationOnTheMainQueueCarriesAndIsWaitedFor() async {
+        let testClock = TestClock()
+        let defaults = Defaults.inMemory()
+        let delivered = Delivered<String?>()
+        withInjected(BackgroundQueue.driven(by: testClock), MainQueue.driven(by: testClock), defaults) {
+            notifyOnMain { delivered.record($0) }
+        }
+        await testClock.run()
+        #expect(delivered.all == ["main"])
+    }
+
+    @Test func aThreadsSleepIsOnTheTestClock() async {
+        let testClock = TestClock()
+        let delivered = Delivered<Date>()
+        withInjected(BackgroundQueue.driven(by: testClock), testClock.clock) {
+            stampAfterSleeping(10) { delivered.record($0) }
+        }
+        await testClock.advance(by: .seconds(9))
+        #expect(delivered.all.isEmpty)
+        await testClock.advance(by: .seconds(1))
+        #expect(delivered.all == [testClock.clock.now])
+    }
+
+    @Test func deferredMainQueueWorkAndTimersRunWhenTheTestClockGetsThere() async {
+        let testClock = TestClock()
+        let delivered = Delivered<String>()
+        withInjected(BackgroundQueue.driven(by: testClock), MainQueue.driven(by: testClock)) {
+            fireLater { delivered.record($0) }
+        }
+        await testClock.advance(by: .seconds(2))
+        #expect(delivered.all == ["asyncAfter"])
+        await testClock.advance(by: .seconds(1))
+        #expect(delivered.all == ["asyncAfter", "timer"])
+    }
+
+    @Test func theSharedSessionIsTheInjectedOne() async {
+        let background = BackgroundQueue.tracked()
+        let network = NetworkSession.stub { _ in .response(status: 200, headers: [:], body: Data("four".utf8)) }
+        let delivered = Delivered<Int?>()
+        withInjected(background, network) { fetch(URL(string: "https://example.com/x")!) { delivered.record($0) } }
+        await background.finished()
+        #expect(delivered.all == [4])
+    }
+}
