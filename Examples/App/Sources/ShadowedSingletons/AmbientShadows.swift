@@ -199,6 +199,26 @@ extension DispatchPredicate {
     nonisolated static func notOnQueue(_ queue: CarryingQueue) -> DispatchPredicate { fatalError("unavailable") }
 }
 
+extension MainQueue.Timer {
+    /// `Timer(fire:interval:repeats:block:)` here, for `RunLoop.main.add`.
+    @available(
+        *, unavailable,
+        message: "a main-queue timer is scheduled as made: write Timer.scheduledTimer(withTimeInterval:repeats:block:)"
+    )
+    nonisolated convenience init(
+        fire date: Date, interval: TimeInterval, repeats: Bool, block: @escaping @Sendable (MainQueue.Timer) -> Void
+    ) { fatalError("unavailable") }
+}
+
+extension RunLoop {
+    /// `RunLoop.main.add(timer, forMode:)` with this module's timer.
+    @available(
+        *, unavailable,
+        message: "a main-queue timer is scheduled as made: write Timer.scheduledTimer(withTimeInterval:repeats:block:)"
+    )
+    nonisolated func add(_ timer: MainQueue.Timer, forMode mode: RunLoop.Mode) { fatalError("unavailable") }
+}
+
 extension NetworkSession {
     /// `URLSession(configuration:…)` here.
     @available(
