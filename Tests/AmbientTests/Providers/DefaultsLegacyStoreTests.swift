@@ -153,4 +153,20 @@ struct DefaultsLegacyStoreTests {
         #expect(legacy.stringArray(forKey: "strings") == ["x", "y"])
         #expect(legacy.url(forKey: "url") == URL(string: "https://example.com/u"))
     }
+
+    /// A URL legacy code registered on the suite itself (`UserDefaults.register(defaults:)`
+    /// keeps the `URL` object there) reads back through every getter that reads a URL: a
+    /// module ported by its one added file reads its own registrations through `Defaults`.
+    @Test func aURLLegacyCodeRegisteredOnTheSuiteReadsBack() throws {
+        let (legacy, defaults, cleanUp) = try sharedSuite()
+        defer { cleanUp() }
+        let home = URL(string: "https://example.com/home")!
+        legacy.register(defaults: ["home": home, "file": URL(fileURLWithPath: "/a/b")])
+        #expect(defaults.url(forKey: "home") == home)
+        #expect(defaults.url(forKey: "file") == URL(fileURLWithPath: "/a/b"))
+        let object = try #require(defaults.object(forKey: "home"))  // was nil
+        #expect(PropertyList(object).flatMap(URL.init(propertyList:)) == home)
+        #expect(defaults.dictionaryRepresentation()["home"] != nil)
+        #expect(defaults.propertyList(forKey: "home").flatMap(URL.init(propertyList:)) == home)
+    }
 }

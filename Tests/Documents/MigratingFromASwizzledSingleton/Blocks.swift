@@ -55,14 +55,14 @@ func nextReminderId() -> Int {
     #expect(defaults.snapshot == ["currentReminderId": 1])
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:334
-enum Superseded334 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:335
+enum Superseded335 {
     func isOverdue(_ reminder: Reminder) -> Bool {
         reminder.due < Date()
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:342
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:343
 func isOverdue(_ reminder: Reminder) -> Bool {
     reminder.due < Clock.current.now
 }
@@ -77,14 +77,14 @@ func isOverdue(_ reminder: Reminder) -> Bool {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:371
-enum Superseded371 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:372
+enum Superseded372 {
     func finishSync(_ items: [String]) {
         AppLogger.shared.info("sync finished: \(items.count) items")
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:380
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:381
 func finishSync(_ items: [String]) {
     Logger.current.info("sync finished", metadata: ["items": "\(items.count)"])
 }
@@ -98,19 +98,19 @@ func finishSync(_ items: [String]) {
     #expect(log.captured.first?.date == Date(timeIntervalSince1970: 0))
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:406
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:407
 final class SettingsCache: @unchecked Sendable {
     private let defaults = Defaults.current  // evaluated once, when the object is made
     func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:418
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:419
 final class SettingsStore: @unchecked Sendable {
     private var defaults: Defaults { .current }  // looked up at each use
     func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:463
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:464
 final class SearchIndex: Sendable {
     private let queue = DispatchQueue(label: "SearchIndex")
     private let entries = ["buy milk", "milk the cow", "oat milk", "walk the dog"]
@@ -123,7 +123,7 @@ final class SearchIndex: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:482
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:483
 @Test func searchHonoursTheLimit() async {
     await withInjectedProcessWide(Defaults.inMemory(["searchLimit": 2])) {
         let found = await withCheckedContinuation { continuation in

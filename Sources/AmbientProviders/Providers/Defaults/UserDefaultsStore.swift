@@ -36,7 +36,15 @@ final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
     var isFake: Bool { false }
 
     func read(_ key: String) -> PropertyList? {
-        defaults.object(forKey: key).flatMap(PropertyList.init)
+        defaults.object(forKey: key).flatMap(Self.stored)
+    }
+
+    /// A value the suite holds, as ``Defaults`` keeps it: a property list, or a URL that
+    /// legacy code registered on the suite itself (`UserDefaults.register(defaults:)` keeps
+    /// the `URL` object) in the form a set URL is stored in.
+    private static func stored(_ value: Any) -> PropertyList? {
+        if let url = value as? URL { return url.propertyList }
+        return PropertyList(value)
     }
 
     func write(_ value: PropertyList?, forKey key: String) {
@@ -52,13 +60,13 @@ final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
     }
 
     func visibleValues() -> [String: PropertyList] {
-        defaults.dictionaryRepresentation().compactMapValues(PropertyList.init)
+        defaults.dictionaryRepresentation().compactMapValues(Self.stored)
     }
 
     func persistentValues() -> [String: PropertyList] {
         let domain = suiteName ?? Bundle.main.bundleIdentifier
         let values = domain.flatMap { defaults.persistentDomain(forName: $0) } ?? defaults.dictionaryRepresentation()
-        return values.compactMapValues(PropertyList.init)
+        return values.compactMapValues(Self.stored)
     }
 
     var description: String {
