@@ -85,3 +85,8 @@ public func fireLater(_ done: @escaping @Sendable (String) -> Void) {
 public func fetch(_ url: URL, _ done: @escaping @Sendable (Int?) -> Void) {
     URLSession.shared.dataTask(with: url) { data, _, _ in done(data?.count) }.resume()
 }
+
+/// `UserDefaults.standard` read on `DispatchQueue.global()`.
+public func readFlagInBackground(_ done: @escaping @Sendable (Bool) -> Void) {
+    DispatchQueue.global().async { done(UserDefaults.standard.bool(forKey: "flag")) }
+}

@@ -112,4 +112,27 @@ struct ShadowedSingletonsTests {
         await background.finished()
         #expect(delivered.all == [4])
     }
+
+    /// Strict mode sees a read through a shadowed name as the read it is.
+    @Test(.strict())
+    func strictModeReportsAShadowedReadOfWhatTheTestDidNotInject() {
+        withKnownIssue {
+            _ = environmentValue("HOME")
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("ProcessEnvironment.current was read") }
+        }
+    }
+
+    /// A report made on a queue's thread through a shadowed name is the test's, delivered by
+    /// the wait that covers that work.
+    @Test(.strict(allowing: [BackgroundQueue.self]))
+    func aReportFromAQueueThroughAShadowArrivesByTheWait() async {
+        let background = BackgroundQueue.tracked()
+        withInjected(background) { readFlagInBackground { _ in } }
+        await withKnownIssue {
+            await background.finished()
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Defaults.current was read") }
+        }
+    }
 }
