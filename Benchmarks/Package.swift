@@ -48,12 +48,20 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Reads through the one-file port's shadows and spelled out, in one Swift 5 module
+        // with the port's file (a copy of OneFilePort/AmbientShadows.swift): the "port:" rows.
+        .target(
+            name: "ShadowedFixtures",
+            dependencies: [.product(name: "Ambient", package: "Ambient")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "InstructionCount",
             dependencies: [
                 "BreadthFixtures",
                 "CarryingFixtures",
                 "LogFixtures",
+                "ShadowedFixtures",
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
@@ -78,6 +86,7 @@ let package = Package(
                 "BreadthFixtures",
                 "CarryingFixtures",
                 "LogFixtures",
+                "ShadowedFixtures",
             ],
             path: "Benchmarks/AmbientBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -320,6 +320,7 @@ let benchmarks: @Sendable () -> Void = {
     registerBridgeBenchmarks(configuration: kilo)
     registerCarryingBenchmarks(configuration: kilo)
     registerQueueBenchmarks(configuration: kilo)
+    registerPortBenchmarks(configuration: kilo)
     registerBreadthBenchmarks(kilo: kilo)
 
     // MARK: - Scale: N readers at once, each inside its own scope

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Reads through the one-file port's shadows against the same reads spelled out (the
+// "port:" rows): each a call into ShadowedFixtures inside the scope a test makes. `run`
+// lists "port:" in KILO: each sample runs 1,000.
+import Ambient
+import Benchmark
+import Foundation
+import ShadowedFixtures
+
+func registerPortBenchmarks(configuration: Benchmark.Configuration) {
+    let context = InjectionContext()
+        .injecting(Defaults.inMemory(["count": 3]))
+        .injecting(Clock.fixed(Date(timeIntervalSince1970: 43_200)))
+        .injecting(Region.posixUTC)
+    func port<T>(_ name: String, _ read: @escaping @Sendable () -> T) {
+        Benchmark("port: \(name) [task]", configuration: configuration) { benchmark in
+            context.run { for _ in benchmark.scaledIterations { blackHole(read()) } }
+        }
+    }
+    port("UserDefaults.standard.integer(forKey:), shadowed", shadowedDefaultsRead)
+    port("Defaults.current.integer(forKey:), explicit", explicitDefaultsRead)
+    port("Date(), shadowed", shadowedDate)
+    port("Clock.current.now, explicit", explicitDate)
+    port("Locale.current, shadowed", shadowedLocale)
+    port("Region.current.locale, explicit", explicitLocale)
+}

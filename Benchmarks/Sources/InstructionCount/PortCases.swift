@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Why: a read through the one-file port's shadows against the same read spelled out, each a
+// call into ShadowedFixtures inside the scope a test makes: the shadow costs what the
+// explicit spelling costs (InstructionBudgets holds it to 5%).
+import Ambient
+import Foundation
+import ShadowedFixtures
+
+/// What the "port:" reads find: a test's defaults, clock and region.
+let portContext = InjectionContext()
+    .injecting(Defaults.inMemory(["count": 3]))
+    .injecting(Clock.fixed(Date(timeIntervalSince1970: 43_200)))
+    .injecting(Region.posixUTC)
+
+let portCases: [String: @Sendable (Int) -> Void] = [
+    "port: UserDefaults.standard.integer(forKey:), shadowed": { count in
+        portContext.run { for _ in 0..<count { consume(shadowedDefaultsRead()) } }
+    },
+    "port: Defaults.current.integer(forKey:), explicit": { count in
+        portContext.run { for _ in 0..<count { consume(explicitDefaultsRead()) } }
+    },
+    "port: Date(), shadowed": { count in
+        portContext.run { for _ in 0..<count { consume(shadowedDate()) } }
+    },
+    "port: Clock.current.now, explicit": { count in
+        portContext.run { for _ in 0..<count { consume(explicitDate()) } }
+    },
+    "port: Locale.current, shadowed": { count in
+        portContext.run { for _ in 0..<count { consume(shadowedLocale()) } }
+    },
+    "port: Region.current.locale, explicit": { count in
+        portContext.run { for _ in 0..<count { consume(explicitLocale()) } }
+    },
+]
