@@ -199,24 +199,12 @@ extension DispatchPredicate {
     nonisolated static func notOnQueue(_ queue: CarryingQueue) -> DispatchPredicate { fatalError("unavailable") }
 }
 
-extension MainQueue.Timer {
-    /// `Timer(fire:interval:repeats:block:)` here, for `RunLoop.main.add`.
-    @available(
-        *, unavailable,
-        message: "a main-queue timer is scheduled as made: write Timer.scheduledTimer(withTimeInterval:repeats:block:)"
-    )
-    nonisolated convenience init(
-        fire date: Date, interval: TimeInterval, repeats: Bool, block: @escaping @Sendable (MainQueue.Timer) -> Void
-    ) { fatalError("unavailable") }
-}
-
 extension RunLoop {
-    /// `RunLoop.main.add(timer, forMode:)` with this module's timer.
-    @available(
-        *, unavailable,
-        message: "a main-queue timer is scheduled as made: write Timer.scheduledTimer(withTimeInterval:repeats:block:)"
-    )
-    nonisolated func add(_ timer: MainQueue.Timer, forMode mode: RunLoop.Mode) { fatalError("unavailable") }
+    /// `RunLoop.main.add(timer, forMode:)` with this module's timer (`Timer(fire:interval:…)`):
+    /// scheduled on the current main queue.
+    nonisolated func add(_ timer: MainQueue.Timer, forMode mode: RunLoop.Mode) {
+        MainQueue.current.add(timer)
+    }
 }
 
 extension NetworkSession {

@@ -81,6 +81,13 @@ public func fireLater(_ done: @escaping @Sendable (String) -> Void) {
     Timer.scheduledTimer(withTimeInterval: 3, repeats: false) { _ in done("timer") }
 }
 
+/// `Timer(fire:interval:repeats:block:)` added to `RunLoop.main`; returns what stops it.
+public func startHeartbeat(every period: TimeInterval, _ beat: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+    let heartbeat = Timer(fire: Date() + period, interval: period, repeats: true) { _ in beat() }
+    RunLoop.main.add(heartbeat, forMode: .common)
+    return { heartbeat.invalidate() }
+}
+
 /// `URLSession.shared.dataTask`.
 public func fetch(_ url: URL, _ done: @escaping @Sendable (Int?) -> Void) {
     URLSession.shared.dataTask(with: url) { data, _, _ in done(data?.count) }.resume()

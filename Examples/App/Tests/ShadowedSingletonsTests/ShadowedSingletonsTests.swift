@@ -104,6 +104,19 @@ struct ShadowedSingletonsTests {
         #expect(delivered.all == ["asyncAfter", "timer"])
     }
 
+    @Test func aTimerAddedToTheMainRunLoopBeatsOnTheTestClock() async {
+        let testClock = TestClock()
+        let beats = Delivered<Date>()
+        let stop = withInjected(MainQueue.driven(by: testClock), testClock.clock) {
+            startHeartbeat(every: 2.5) { beats.record(testClock.clock.now) }
+        }
+        await testClock.advance(by: .seconds(5))
+        #expect(beats.all.count == 2)
+        stop()
+        await testClock.advance(by: .seconds(10))
+        #expect(beats.all.count == 2)
+    }
+
     @Test func theSharedSessionIsTheInjectedOne() async {
         let background = BackgroundQueue.tracked()
         let network = NetworkSession.stub { _ in .response(status: 200, headers: [:], body: Data("four".utf8)) }

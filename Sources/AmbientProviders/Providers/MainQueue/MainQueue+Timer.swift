@@ -18,9 +18,45 @@ extension MainQueue {
         /// The interval it was made with, in seconds.
         public let timeInterval: TimeInterval
         private let state = Locked(State())
+        /// A timer made to be added later: when it first fires, whether it repeats, and its
+        /// block; taken by the one ``MainQueue/add(_:)`` that schedules it.
+        private let unscheduled: Locked<Unscheduled?>
+
+        struct Unscheduled: Sendable {
+            let fireDate: Date
+            let repeats: Bool
+            let block: @MainActor @Sendable (Timer) -> Void
+        }
 
         init(timeInterval: TimeInterval) {
             self.timeInterval = timeInterval
+            unscheduled = Locked(nil)
+        }
+
+        /// `Timer(fire:interval:repeats:block:)`: a timer that waits to be added to a main
+        /// queue (``MainQueue/add(_:)``, as legacy code adds a `Timer` to `RunLoop.main`).
+        /// Added, it first fires at `date` on the current clock (a ``TestClock``'s time in a
+        /// test), then every `interval` seconds if it `repeats`, until invalidated.
+        ///
+        /// ```swift
+        /// let heartbeat = MainQueue.Timer(fire: Clock.current.now + 5, interval: 5, repeats: true) { _ in beat() }
+        /// MainQueue.current.add(heartbeat)
+        /// ```
+        public init(
+            fire date: Date, interval: TimeInterval, repeats: Bool,
+            block: @escaping @MainActor @Sendable (Timer) -> Void
+        ) {
+            timeInterval = interval
+            unscheduled = Locked(Unscheduled(fireDate: date, repeats: repeats, block: block))
+        }
+
+        /// What the first ``MainQueue/add(_:)`` schedules; `nil` after it, or for a timer
+        /// made scheduled.
+        func takeUnscheduled() -> Unscheduled? {
+            unscheduled.withLock { plan in
+                defer { plan = nil }
+                return plan
+            }
         }
 
         /// Whether it will still fire: `false` once invalidated, and after a non-repeating

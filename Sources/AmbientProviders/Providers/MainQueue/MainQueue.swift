@@ -160,6 +160,19 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
             work: { _ in work() })
     }
 
+    /// `RunLoop.main.add(timer, forMode:)`: schedules a timer made with
+    /// ``Timer/init(fire:interval:repeats:block:)``, to fire first at its date on the
+    /// current clock (at once if that has passed), on this queue. A timer already scheduled
+    /// is left as it is, as `RunLoop` leaves a timer added twice.
+    public func add(_ timer: Timer) {
+        guard let plan = timer.takeUnscheduled() else { return }
+        let wait = max(plan.fireDate.timeIntervalSince(Clock.current.now), 0)
+        let delay = Duration.nanoseconds(Int64((wait * 1e9).rounded()))
+        let interval = Duration.nanoseconds(Int64((max(timer.timeInterval, 0.0001) * 1e9).rounded()))
+        let block = plan.block
+        schedule(after: delay, repeating: plan.repeats ? interval : nil, timer: timer, site: nil) { _ in block(timer) }
+    }
+
     /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)`: runs `block` on the main
     /// actor after `interval` seconds, and every `interval` after that if it `repeats`,
     /// until the timer is invalidated.

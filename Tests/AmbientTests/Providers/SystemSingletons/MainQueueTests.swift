@@ -92,6 +92,29 @@ struct MainQueueTests {
         #expect(testClock.sleepers == 0)
     }
 
+    /// `Timer(fire:interval:repeats:block:)` added to a run loop: it fires first at its date
+    /// on the current clock, then every interval; added again, it is not scheduled twice.
+    @Test func anUnscheduledTimerFiresFromItsDateOnceAdded() async {
+        let testClock = Self.makeClock()
+        let banner = Banner()
+        let timer = withInjected(MainQueue.driven(by: testClock), testClock.clock) {
+            let timer = MainQueue.Timer(fire: Clock.current.now + 2, interval: 1, repeats: true) { _ in
+                banner.log.append("tick@\(Int(testClock.now.timeIntervalSinceReferenceDate))")
+            }
+            MainQueue.current.add(timer)
+            MainQueue.current.add(timer)
+            return timer
+        }
+        await testClock.advance(by: .seconds(1.5))
+        #expect(banner.log.isEmpty)
+        await testClock.advance(by: .seconds(2))
+        #expect(banner.log == ["tick@2", "tick@3"])
+        timer.invalidate()
+        await testClock.advance(by: .seconds(5))
+        #expect(banner.log == ["tick@2", "tick@3"])
+        #expect(testClock.sleepers == 0)
+    }
+
     @Test func aOneShotTimerFiresOnceAndAnInvalidatedOneNever() async {
         let testClock = Self.makeClock()
         let banner = Banner()
