@@ -43,6 +43,13 @@ let package = Package(
             dependencies: [.product(name: "Ambient", package: "Ambient")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // InboxKit as it was written, adopting Ambient by the one added file: no call site
+        // changed.
+        .target(
+            name: "InboxKitShadowed",
+            dependencies: [.product(name: "Ambient", package: "Ambient")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         // One legacy line for each name the one-file port takes over, with the file.
         .target(
             name: "ShadowedSingletons",
@@ -85,6 +92,17 @@ let package = Package(
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "AmbientTesting", package: "Ambient"),
             ]
+        ),
+        // InboxKit's tests, the same file (a link to InboxKitTests'), run against the one-file
+        // port.
+        .testTarget(
+            name: "InboxKitShadowedTests",
+            dependencies: [
+                "InboxKitShadowed",
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTesting", package: "Ambient"),
+            ],
+            swiftSettings: [.define("ONE_FILE_PORT")]
         ),
         // LegacyKit's tests, the same files (links to AppCoreTests'), run against the one-file
         // port.

@@ -2,11 +2,16 @@
 
 import AmbientTesting
 import Foundation
+
+#if ONE_FILE_PORT
+import InboxKitShadowed
+#else
 import InboxKit
+#endif
 
 /// A server whose answers belong to one test: its token and messages name the test, so a
 /// value that crossed from another test shows.
-func mailbox(_ test: Int, latency: TimeInterval = 0, failures: Int = 0) -> Mailbox {
+func serverOf(_ test: Int, latency: TimeInterval = 0, failures: Int = 0) -> Mailbox {
     let attempts = Tally()
     return Mailbox(
         account: { answer in
@@ -55,7 +60,7 @@ struct Harness {
 
     init(test: Int, latency: TimeInterval = 0, failures: Int = 0) {
         defaults = Defaults.inMemory(["inbox.token": .string("t\(test)")])
-        mailbox = InboxKitTests.mailbox(test, latency: latency, failures: failures)
+        mailbox = serverOf(test, latency: latency, failures: failures)
     }
 
     static let folders = ["inbox", "sent", "archive"]

@@ -1,0 +1,1 @@
+../InboxKitTests/InboxSyncTests.swift
