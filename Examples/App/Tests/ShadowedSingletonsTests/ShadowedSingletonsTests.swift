@@ -38,6 +38,16 @@ struct ShadowedSingletonsTests {
         }
     }
 
+    /// Outside the module, here in its tests, the system's names are the system's.
+    @Test func codeOutsideTheModuleSeesTheSystemsNames() {
+        withInjected(Clock.fixed(noon)) {
+            #expect(currentDate() == noon)
+            #expect(Date() != noon)
+        }
+        #expect(type(of: UserDefaults.standard) == Foundation.UserDefaults.self)
+        #expect(type(of: DispatchQueue.main) == Dispatch.DispatchQueue.self)
+    }
+
     @Test func accessorsReadTheInjectedEnvironmentFilesAndNotifications() throws {
         let files = FileSystem.inMemory()
         let notifications = Notifications.isolated()
