@@ -49,7 +49,7 @@ let package = Package(
             ]
         ),
         // Reads through the one-file port's shadows and spelled out, in one Swift 5 module
-        // with the port's file (a copy of OneFilePort/AmbientShadows.swift): the "port:" rows.
+        // with the port's file (a link to OneFilePort/AmbientShadows.swift): the "port:" rows.
         .target(
             name: "ShadowedFixtures",
             dependencies: [.product(name: "Ambient", package: "Ambient")],

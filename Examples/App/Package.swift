@@ -35,9 +35,8 @@ let package = Package(
             dependencies: [.product(name: "Ambient", package: "Ambient")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
-        // LegacyKit as it was written, adopting Ambient by one added file
-        // (AmbientShadows.swift, a copy of the repository's OneFilePort/ file): no call site
-        // changed.
+        // LegacyKit as it was written, adopting Ambient by one added file (AmbientShadows.swift,
+        // a link to the repository's OneFilePort/ file, which users copy): no call site changed.
         .target(
             name: "LegacyKitShadowed",
             dependencies: [.product(name: "Ambient", package: "Ambient")],
