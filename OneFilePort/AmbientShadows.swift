@@ -2,9 +2,9 @@
 // Ambient's one-file port, version 1: copy this file, unchanged, into a module that reads the
 // system's singletons. Inside that module only, the names below become Ambient's, so its code
 // reads what the running test (or app) injected; no call site changes, and nothing outside the
-// module sees a difference. What it covers, what still needs an edit and why: the Porting
-// guide's "The one-file port". `scripts/check-docs` holds every copy in Ambient's repository
-// to this text.
+// module sees a difference. What it covers, what still needs an edit and why: "The one-file
+// port" in the article Migrating from a Swizzled Singleton. In Ambient's repository, the
+// ports that test this file link to it.
 
 import Ambient
 import Dispatch
@@ -31,6 +31,7 @@ typealias OperationQueue = CarryingOperationQueue
 typealias Thread = CarryingThread
 typealias Timer = MainQueue.Timer
 typealias DateFormatter = RegionalDateFormatter
+typealias NumberFormatter = RegionalNumberFormatter
 
 // MARK: The singletons' accessors, through those names.
 
@@ -165,6 +166,18 @@ nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchec
     }
 }
 
+/// `NumberFormatter()` here: a formatter in the current region's locale.
+nonisolated final class RegionalNumberFormatter: Foundation.NumberFormatter, @unchecked Sendable {
+    override init() {
+        super.init()
+        locale = Region.current.locale
+    }
+
+    required init?(coder: NSCoder) {
+        super.init(coder: coder)
+    }
+}
+
 // MARK: System APIs that would take the system's main queue in their own parameter's type.
 
 extension Dispatch.DispatchQueue {
@@ -179,7 +192,9 @@ extension Dispatch.DispatchQueue {
 
 extension DispatchGroup {
     /// `group.notify(queue: .global())` here: carried. Without it Swift prefers Dispatch's own
-    /// `notify`, whose parameter takes `.global()` as the system's queue, to Ambient's.
+    /// `notify`, whose parameter takes `.global()` as the system's queue, to Ambient's. Swift
+    /// prefers this one only while it has fewer defaulted parameters than Dispatch's, so it
+    /// takes the file and not the line: a report of the work left pending names the file.
     nonisolated func notify(
         queue: CarryingQueue, fileID: StaticString = #fileID,
         execute work: @escaping @Sendable () -> Void
@@ -269,7 +284,8 @@ extension Data {
         try FileSystem.current.write(self, to: url, options: options)
     }
     /// `Data(contentsOf:)` here: through the current file system. Swift finds Foundation's
-    /// too, so a call is ambiguous, a compile error: write `FileManager.default.contents(of: url)`.
+    /// too, so a call is ambiguous, a compile error (`FileManager.default.contents(of: url)`
+    /// is the edit); without this, it would read the real disk unseen.
     nonisolated init(contentsOf url: URL, options: Data.ReadingOptions = []) throws {
         self = try FileSystem.current.contents(of: url)
     }

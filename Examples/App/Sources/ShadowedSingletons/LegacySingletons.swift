@@ -28,6 +28,13 @@ public func formatted(_ date: Date) -> String {
     return formatter.string(from: date)
 }
 
+/// `NumberFormatter()`.
+public func formattedNumber(_ value: Double) -> String {
+    let formatter = NumberFormatter()
+    formatter.numberStyle = .decimal
+    return formatter.string(from: NSNumber(value: value)) ?? ""
+}
+
 /// `ProcessInfo.processInfo.environment`.
 public func environmentValue(_ name: String) -> String? { ProcessInfo.processInfo.environment[name] }
 

@@ -35,6 +35,7 @@ struct ShadowedSingletonsTests {
             #expect(newIdentifier() == id)
             #expect(regionIdentifiers() == ["fr_FR", "Asia/Tokyo", "gregorian"])
             #expect(formatted(noon) == "1970-01-01 21:00")
+            #expect(formattedNumber(1234.5).hasSuffix(",5"))  // French: a decimal comma
         }
     }
 
