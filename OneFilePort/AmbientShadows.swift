@@ -115,18 +115,12 @@ extension MainQueue.Timer {
 extension MainQueue.Deadline {
     /// `.now() + 5` here: `seconds` later.
     nonisolated static func + (deadline: MainQueue.Deadline, seconds: Double) -> MainQueue.Deadline {
-        deadline + Duration.nanoseconds(Int64((seconds * 1e9).rounded()))
+        deadline.adding(seconds: seconds)
     }
 
-    /// `.now() + .milliseconds(300)` here: `interval` later.
+    /// `.now() + .milliseconds(300)` here: `interval` later (`.never`: never).
     nonisolated static func + (deadline: MainQueue.Deadline, interval: DispatchTimeInterval) -> MainQueue.Deadline {
-        switch interval {
-        case .seconds(let value): return deadline + Duration.seconds(value)
-        case .milliseconds(let value): return deadline + Duration.milliseconds(value)
-        case .microseconds(let value): return deadline + Duration.microseconds(value)
-        case .nanoseconds(let value): return deadline + Duration.nanoseconds(value)
-        default: return deadline + Duration.seconds(Int64.max)
-        }
+        deadline.adding(interval)
     }
 }
 

@@ -103,7 +103,14 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
 
         /// `seconds` later.
         public static func + (deadline: Deadline, seconds: Double) -> Deadline {
-            Deadline(delay: deadline.delay + .nanoseconds(Int64((seconds * 1e9).rounded())))
+            deadline.adding(seconds: seconds)
+        }
+
+        /// `seconds` later: `+`'s work, by name for code that cannot see the operator (a
+        /// module's file that does not import Ambient, where the one-file port declares `+`
+        /// again and calls this).
+        public func adding(seconds: Double) -> Deadline {
+            Deadline(delay: delay + .nanoseconds(Int64((seconds * 1e9).rounded())))
         }
 
         /// `duration` later.
@@ -115,13 +122,18 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
         /// that `.now() + .milliseconds(300)` means the same `Duration` either way.
         @_disfavoredOverload
         public static func + (deadline: Deadline, interval: DispatchTimeInterval) -> Deadline {
+            deadline.adding(interval)
+        }
+
+        /// `interval` later (`.never`: never): `+`'s work, by name, as ``adding(seconds:)``.
+        public func adding(_ interval: DispatchTimeInterval) -> Deadline {
             switch interval {
-            case .seconds(let value): return deadline + Duration.seconds(value)
-            case .milliseconds(let value): return deadline + Duration.milliseconds(value)
-            case .microseconds(let value): return deadline + Duration.microseconds(value)
-            case .nanoseconds(let value): return deadline + Duration.nanoseconds(value)
-            case .never: return never
-            @unknown default: return deadline
+            case .seconds(let value): return self + Duration.seconds(value)
+            case .milliseconds(let value): return self + Duration.milliseconds(value)
+            case .microseconds(let value): return self + Duration.microseconds(value)
+            case .nanoseconds(let value): return self + Duration.nanoseconds(value)
+            case .never: return Self.never
+            @unknown default: return self
             }
         }
 
