@@ -77,7 +77,8 @@ let package = Package(
         // holds" lists it, and scripts/check-docs keeps that list whole.
         .target(name: "_AmbientShims"),
         // The mechanism: ambient values, scopes, contexts, bind/run, process-wide scopes,
-        // strict mode. The only module that imports the shims. Names no provider.
+        // strict mode. Imports the shims (so does one file of AmbientCarrying: ARCHITECTURE.md
+        // lists the importers). Names no provider.
         .target(
             name: "AmbientCore",
             dependencies: [
@@ -98,7 +99,8 @@ let package = Package(
         // ServiceContext and swift-crypto bridges.
         .target(
             name: "AmbientCarrying",
-            dependencies: ["AmbientCore", "AmbientProviders"] + bridgeDependencies
+            // The shims for its byte-class table (Carrying/ByteClass.swift).
+            dependencies: ["_AmbientShims", "AmbientCore", "AmbientProviders"] + bridgeDependencies
         ),
         // `import Ambient`: the three above, re-exported, and the documentation.
         .target(

@@ -12,11 +12,11 @@
 // |---|---|
 // | `withInjected(_:operation:)`, sync and async | `Injection.swift` |
 // | `InjectionContext.injecting(_:)` | `InjectionContext.swift` |
-// | `InjectionContext._enterScope(_:)` | `_enterScope(_:)`, `ContextStorage+Making.swift` |
-// | `InjectionContext._endScope(_:)` | `_endScope()`, `ContextStorage+Recycling.swift` |
+// | `InjectionContext._bindsSwiftLog(_:)` | `_bindsSwiftLog(_:)`, `Scope.swift` |
 // | `ContextStorage.make(one:/two:/three:over:)`, each beside its `empty` | `make(_:over:)`, `ContextStorage+Making.swift`; `empty()`, `ContextStorage+Recycling.swift` |
 //
-// They exist only for speed: the compiler does not yet specialise the generic calls made
+// Each `withInjected` here is Scope.swift's `_scope`, given its arity's `make` and `empty`:
+// the stages themselves are written once, there. They exist only for speed: the compiler does not yet specialise the generic calls made
 // inside a parameter-pack expansion (`repeat …(each V)…`), so the variadic forms go through
 // unspecialised metadata for every value (the Performance article's "spelled-out
 // overloads" row has what they save). Each
@@ -30,8 +30,9 @@
 // 2. Delete this file. Nothing else refers to it: every caller resolves to the variadic
 //    forms unchanged.
 // 3. `swift test`, and the sanitizers as `.ci/run` runs them.
-// 4. `scripts/api`: the diff of `API/Ambient.txt` is exactly the overloads below (they are
-//    public but hidden from the documentation, `@_documentation(visibility: internal)`).
+// 4. `scripts/api`: the diff of `API/AmbientCore.txt` is exactly the public overloads below
+//    (recorded there although hidden from the documentation,
+//    `@_documentation(visibility: internal)`).
 // 5. Remove the "spelled-out overloads" row from the Performance article.
 
 /// Runs `body` with `value` current: the one-value form of the variadic
@@ -48,12 +49,12 @@ public func withInjected<V: Injectable, R, Failure: Error>(
     _ value: V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    #if SwiftLog
-    if SwiftLogChannel.binds(V.self) {
-        return try InjectionContext._enterScope(value)._runScopeBridgingSwiftLog(body) { $0._endScope(V.self) }
-    }
-    #endif
-    return try InjectionContext._enterScope(value)._runScope(body) { $0._endScope(V.self) }
+    try InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(V.self),
+        make: { ContextStorage.make(one: value, over: $0) },
+        empty: { $0.empty(V.self) },
+        body
+    )
 }
 
 /// Runs the asynchronous `body` with `value` current: the one-value form of the async,
@@ -66,12 +67,13 @@ public func withInjected<V: Injectable, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext._enterScope(value)
-    defer { scope._endScope(V.self) }
-    #if SwiftLog
-    if SwiftLogChannel.binds(V.self) { return try await scope._bindBridgingSwiftLog(isolation: isolation, body) }
-    #endif
-    return try await scope._bind(isolation: isolation, body)
+    try await InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(V.self),
+        make: { ContextStorage.make(one: value, over: $0) },
+        empty: { $0.empty(V.self) },
+        isolation: isolation,
+        body
+    )
 }
 
 /// Runs `body` with `a` and `b` current: a faster form of the variadic
@@ -83,12 +85,12 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     _ b: B,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    #if SwiftLog
-    if SwiftLogChannel.binds(A.self, B.self) {
-        return try InjectionContext._enterScope(a, b)._runScopeBridgingSwiftLog(body) { $0._endScope(A.self, B.self) }
-    }
-    #endif
-    return try InjectionContext._enterScope(a, b)._runScope(body) { $0._endScope(A.self, B.self) }
+    try InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(A.self, B.self),
+        make: { ContextStorage.make(two: a, b, over: $0) },
+        empty: { $0.empty(A.self, B.self) },
+        body
+    )
 }
 
 /// Runs the asynchronous `body` with `a` and `b` current: the two-value form of the async
@@ -101,14 +103,13 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext._enterScope(a, b)
-    defer { scope._endScope(A.self, B.self) }
-    #if SwiftLog
-    if SwiftLogChannel.binds(A.self, B.self) {
-        return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
-    }
-    #endif
-    return try await scope._bind(isolation: isolation, body)
+    try await InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(A.self, B.self),
+        make: { ContextStorage.make(two: a, b, over: $0) },
+        empty: { $0.empty(A.self, B.self) },
+        isolation: isolation,
+        body
+    )
 }
 
 /// Runs `body` with `a`, `b` and `c` current: a faster form of the variadic
@@ -121,14 +122,12 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
     _ c: C,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    #if SwiftLog
-    if SwiftLogChannel.binds(A.self, B.self, C.self) {
-        return try InjectionContext._enterScope(a, b, c)._runScopeBridgingSwiftLog(body) {
-            $0._endScope(A.self, B.self, C.self)
-        }
-    }
-    #endif
-    return try InjectionContext._enterScope(a, b, c)._runScope(body) { $0._endScope(A.self, B.self, C.self) }
+    try InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(A.self, B.self, C.self),
+        make: { ContextStorage.make(three: a, b, c, over: $0) },
+        empty: { $0.empty(A.self, B.self, C.self) },
+        body
+    )
 }
 
 /// Runs the asynchronous `body` with `a`, `b` and `c` current: the three-value form of the
@@ -142,33 +141,45 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext._enterScope(a, b, c)
-    defer { scope._endScope(A.self, B.self, C.self) }
-    #if SwiftLog
-    if SwiftLogChannel.binds(A.self, B.self, C.self) {
-        return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
-    }
-    #endif
-    return try await scope._bind(isolation: isolation, body)
+    try await InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(A.self, B.self, C.self),
+        make: { ContextStorage.make(three: a, b, c, over: $0) },
+        empty: { $0.empty(A.self, B.self, C.self) },
+        isolation: isolation,
+        body
+    )
 }
 
 extension InjectionContext {
-    /// `_enterScope` for one value (specialised).
+    /// `_bindsSwiftLog` for one type (folded where the scope is specialised, async callers
+    /// included, where the pack form's loop is not).
     @inlinable
-    static func _enterScope<V: Injectable>(_ value: V) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(one: value, over: Binding.currentStorage()))
+    static func _bindsSwiftLog<V: Injectable>(_: V.Type) -> Bool {
+        #if SwiftLog
+        V._bindsSwiftLogChannel
+        #else
+        false
+        #endif
     }
 
-    /// `_enterScope` for two values (specialised).
+    /// `_bindsSwiftLog` for two types.
     @inlinable
-    static func _enterScope<A: Injectable, B: Injectable>(_ a: A, _ b: B) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(two: a, b, over: Binding.currentStorage()))
+    static func _bindsSwiftLog<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) -> Bool {
+        #if SwiftLog
+        A._bindsSwiftLogChannel || B._bindsSwiftLogChannel
+        #else
+        false
+        #endif
     }
 
-    /// `_enterScope` for three values (specialised).
+    /// `_bindsSwiftLog` for three types.
     @inlinable
-    static func _enterScope<A: Injectable, B: Injectable, C: Injectable>(_ a: A, _ b: B, _ c: C) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(three: a, b, c, over: Binding.currentStorage()))
+    static func _bindsSwiftLog<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) -> Bool {
+        #if SwiftLog
+        A._bindsSwiftLogChannel || B._bindsSwiftLogChannel || C._bindsSwiftLogChannel
+        #else
+        false
+        #endif
     }
 
     /// This context with `value` injected on top (a faster form of the variadic
@@ -195,24 +206,6 @@ extension InjectionContext {
         _ a: A, _ b: B, _ c: C
     ) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(three: a, b, c, over: unretainedStorage))
-    }
-
-    /// `_endScope()` for a scope that injected one `V` (specialised).
-    @inlinable
-    mutating func _endScope<V: Injectable>(_: V.Type) {
-        ContextStorage.recycle(&storage) { $0.empty(V.self) }
-    }
-
-    /// `_endScope()` for a scope that injected an `A` and a `B` (specialised).
-    @inlinable
-    mutating func _endScope<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) {
-        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self) }
-    }
-
-    /// `_endScope()` for a scope that injected an `A`, a `B` and a `C` (specialised).
-    @inlinable
-    mutating func _endScope<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) {
-        ContextStorage.recycle(&storage) { $0.empty(A.self, B.self, C.self) }
     }
 }
 

@@ -215,34 +215,6 @@ extension InjectionContext {
         Binding.markedTaskLocal().withValue(self) { _followed(body) }
     }
 
-    /// Runs `body` inside this freshly made scope's context, then hands the context to
-    /// `end` (which recycles its storage): the synchronous `withInjected`'s path. Consuming,
-    /// so the only reference count traffic is the binding's own copy. (The async
-    /// `withInjected` keeps its context in a variable ended by `defer`: measured faster
-    /// there, "scope: withInjected async, 1 value".)
-    @inlinable
-    consuming func _runScope<R, Failure: Error>(
-        _ body: () throws(Failure) -> R,
-        end: (inout InjectionContext) -> Void
-    ) throws(Failure) -> R {
-        let outcome = _bound(body)
-        end(&self)
-        return try outcome.get()
-    }
-
-    #if SwiftLog
-    /// `_runScope(_:end:)` with swift-log's task-local logger bound too (`SwiftLogChannel`).
-    @inlinable
-    consuming func _runScopeBridgingSwiftLog<R, Failure: Error>(
-        _ body: () throws(Failure) -> R,
-        end: (inout InjectionContext) -> Void
-    ) throws(Failure) -> R {
-        let outcome = SwiftLogChannel.withBridge { _bound(body) }
-        end(&self)
-        return try outcome.get()
-    }
-    #endif
-
     /// Runs the asynchronous `body` inside this context, on the caller's isolation (no hop).
     ///
     /// ```swift
@@ -274,13 +246,14 @@ extension InjectionContext {
         _ body: () async throws(Failure) -> R
     ) async throws(Failure) -> R {
         // Why not `nonisolated(nonsending)`: on Swift 6.3 such a function switches back to
-        // its caller's executor after the `await` (`swift_task_switch`), about 200
-        // instructions a scope more than this `isolated` parameter, which runs on the same
-        // actor (counted with callgrind, as Benchmarks/instructions counts). `body` goes to
-        // `withValue` as it is, with no `isolation:` argument, as swift-log calls it: `withValue`'s default is `#isolation`, here this function's
-        // `isolation`, and on Swift 6.4, which deprecates that parameter, the same call
-        // resolves to its `nonisolated(nonsending)` form, with no warning. `withValue`
-        // rethrows untyped; what it rethrows is what `body` threw, so the cast holds.
+        // its caller's executor after the `await` (`swift_task_switch`), which this
+        // `isolated` parameter, running on the same actor, does not (the Performance
+        // article's async scope rows count both). `body` goes to `withValue` as it is, with
+        // no `isolation:` argument, as swift-log calls it: `withValue`'s default is
+        // `#isolation`, here this function's `isolation`, and on Swift 6.4, which deprecates
+        // that parameter, the same call resolves to its `nonisolated(nonsending)` form, with
+        // no warning. `withValue` rethrows untyped; what it rethrows is what `body` threw, so
+        // the cast holds.
         do {
             return try await Binding.readyTaskLocal.withValue(self, operation: body)
         } catch {

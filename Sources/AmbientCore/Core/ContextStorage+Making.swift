@@ -6,20 +6,10 @@ import _AmbientShims
 
 // The scope path, stage 1 of 3: enter
 // ===================================
-// `withInjected` (Injection.swift, ArityLadder.swift) makes the scope's storage here: the
-// room it needs is counted, a storage is taken (the thread's spare, or a new one), the
-// parent's root is copied and each value inserted (`ContextWriter`). Stage 2, binding it and
-// running the body, is Binding.swift; stage 3, ending it and recycling the storage, is
-// ContextStorage+Recycling.swift. Sync and async scopes share stages 1 and 3.
-
-extension InjectionContext {
-    /// Enters a `withInjected` scope: the current context with `values` on top, in a storage
-    /// of its own. (The one-, two- and three-value forms are in ArityLadder.swift.)
-    @inlinable
-    static func _enterScope<each V: Injectable>(_ values: repeat each V) -> InjectionContext {
-        InjectionContext(storage: ContextStorage.make(repeat each values, over: Binding.currentStorage()))
-    }
-}
+// Scope.swift's `_scope` calls a `make` here (or its one-, two- or three-value form,
+// ArityLadder.swift): the room the values need is counted, a storage is taken (the thread's
+// spare, or a new one), the parent's root is copied and each value inserted
+// (`ContextWriter`).
 
 extension ContextStorage {
     /// A new storage holding `values` on top of `parent`'s (or `parent` itself when

@@ -6,20 +6,10 @@ import _AmbientShims
 
 // The scope path, stage 3 of 3: end
 // =================================
-// After the body returns or throws (Binding.swift), the scope's context is ended here: when
-// nothing else references its storage, the values it owns are destroyed, its parent is
+// After the body returns or throws, Scope.swift's `_scope` ends the scope here (`recycle`):
+// when nothing else references its storage, the values it owns are destroyed, its parent is
 // released, and it becomes the thread's spare (StorageCache.swift), which the next scope's
-// stage 1 (ContextStorage+Making.swift) takes. Sync and async scopes end the same way.
-
-extension InjectionContext {
-    /// Ends the scope that made this context (`withInjected`): its storage goes back to
-    /// the thread's cache when nothing else references it. (The one-, two- and three-value
-    /// forms are in ArityLadder.swift.)
-    @inlinable
-    mutating func _endScope() {
-        ContextStorage.recycle(&storage) { $0.empty() }
-    }
-}
+// stage 1 (ContextStorage+Making.swift) takes.
 
 extension ContextStorage {
     /// Ends a scope's use of `storage`: if nothing else references it, `empty` destroys its

@@ -36,15 +36,13 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
     _ values: repeat each V,
     operation body: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    // The scope path, in three stages, each in its own file: enter (make the scope's
-    // storage: ContextStorage+Making.swift), bind and run (Binding.swift), end (recycle the
-    // storage: ContextStorage+Recycling.swift). The async form shares the first and last.
-    #if SwiftLog
-    if SwiftLogChannel.binds(repeat (each V).self) {
-        return try InjectionContext._enterScope(repeat each values)._runScopeBridgingSwiftLog(body) { $0._endScope() }
-    }
-    #endif
-    return try InjectionContext._enterScope(repeat each values)._runScope(body) { $0._endScope() }
+    // The scope's three stages are Scope.swift's; this form supplies its values' make and empty.
+    try InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(repeat (each V).self),
+        make: { ContextStorage.make(repeat each values, over: $0) },
+        empty: { $0.empty() },
+        body
+    )
 }
 
 /// Runs the asynchronous `body` with `values` current, in this task and every child task
@@ -73,15 +71,14 @@ public func withInjected<each V: Injectable, R, Failure: Error>(
     isolation: isolated (any Actor)? = #isolation,
     operation body: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    var scope = InjectionContext._enterScope(repeat each values)
-    defer { scope._endScope() }
-    #if SwiftLog
-    if SwiftLogChannel.binds(repeat (each V).self) {
-        return try await scope._bindBridgingSwiftLog(isolation: isolation, body)
-    }
-    #endif
-    return try await scope._bind(isolation: isolation, body)
+    try await InjectionContext._scope(
+        bindingSwiftLog: InjectionContext._bindsSwiftLog(repeat (each V).self),
+        make: { ContextStorage.make(repeat each values, over: $0) },
+        empty: { $0.empty() },
+        isolation: isolation,
+        body
+    )
 }
 
 // The one-, two- and three-value forms of `withInjected`, faster than these and otherwise the
-// same, are in ArityLadder.swift.
+// same, are in ArityLadder.swift; all of them are Scope.swift's three stages.

@@ -9,8 +9,8 @@ import _AmbientShims
 // the bridge are registered here by AmbientProviders.
 
 // The core's half of the one logging channel (the whole story is in AmbientProviders'
-// `SwiftLogBridge.swift`). A scope that injects the logger (`binds`: the type answers
-// `Injectable._bindsSwiftLogChannel`),
+// `SwiftLogBridge.swift`). A scope that injects the logger (Scope.swift's `_bindsSwiftLog`:
+// the type answers `Injectable._bindsSwiftLogChannel`),
 // or a captured context that holds one which is not the current one (`mustBind`), also
 // binds swift-log's task-local logger to the registered bridge (`withBridge`).
 //
@@ -57,36 +57,6 @@ package enum SwiftLogChannel {
             let logger = storage.address(ofKey: channel.type)
         else { return false }
         return Binding.currentStorage()?._withUnsafeGuaranteedRef { $0.address(ofKey: channel.type) } != logger
-    }
-
-    /// Whether a scope of this type binds the bridge: it is the logger. A constant per type
-    /// (`Injectable._bindsSwiftLogChannel`), folded where the call is specialised, so a scope
-    /// of other types pays nothing. (One form per arity of the ladder: the pack form is not
-    /// folded in an async caller.)
-    @inlinable
-    static func binds<V: Injectable>(_: V.Type) -> Bool {
-        V._bindsSwiftLogChannel
-    }
-
-    /// Whether a scope of these types binds the bridge.
-    @inlinable
-    static func binds<A: Injectable, B: Injectable>(_: A.Type, _: B.Type) -> Bool {
-        A._bindsSwiftLogChannel || B._bindsSwiftLogChannel
-    }
-
-    /// Whether a scope of these types binds the bridge.
-    @inlinable
-    static func binds<A: Injectable, B: Injectable, C: Injectable>(_: A.Type, _: B.Type, _: C.Type) -> Bool {
-        A._bindsSwiftLogChannel || B._bindsSwiftLogChannel || C._bindsSwiftLogChannel
-    }
-
-    /// Whether a scope of these types binds the bridge.
-    @inlinable
-    static func binds<each V: Injectable>(_ types: repeat (each V).Type) -> Bool {
-        for type in repeat each types {
-            if type._bindsSwiftLogChannel { return true }
-        }
-        return false
     }
 
     /// Runs `body` with swift-log's task-local logger bound to the bridge. (Always: knowing

@@ -8,7 +8,7 @@ import Testing
 /// alone and inside `NSArray` / `NSDictionary`. Each must come back as the number it was.
 @Suite("Defaults: every number reads back")
 struct DefaultsNumberTests {
-    /// The inputs the issue names, and what each must be stored as.
+    /// Numbers of every kind `NSNumber` boxes, and what each must be stored as.
     static let numbers: [(input: NSNumber, stored: PropertyList)] = [
         (NSNumber(value: 0), .integer(0)),
         (NSNumber(value: 1), .integer(1)),

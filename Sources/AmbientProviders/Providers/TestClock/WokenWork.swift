@@ -13,7 +13,7 @@ import Foundation
 // is suspended again (on this clock or on anything else) or has finished. Yielding a few
 // times and hoping is not enough: a woken task that parses a response for 10 ms, or that
 // shares two busy cores with a parallel test run, is still running after any number of
-// yields (see the issue that replaced that heuristic).
+// yields.
 //
 // So the clock counts the work it causes. The Swift runtime sends every job bound for the
 // global concurrent executor (a task resumed, a child task started, `Task { }`, an idle

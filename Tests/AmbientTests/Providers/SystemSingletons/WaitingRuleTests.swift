@@ -70,7 +70,7 @@ struct WaitingRuleTests {
         }
     }
 
-    /// The chain the issue found late: a retry on a serial queue, fetches in a group on the
+    /// A chain of every kind of hop: a retry on a serial queue, fetches in a group on the
     /// global queue, `group.notify` back to the serial queue, the result on the main queue.
     @Test func aResultChainedThroughAGroupAndTheMainQueueHasArrivedWhenAdvanceReturns() async {
         let busy = Sanitizers.areOn ? nil : BusyCores.hold()
