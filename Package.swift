@@ -138,14 +138,26 @@ let package = Package(
             name: "AmbientExample",
             dependencies: ["Ambient"]
         ),
-        .testTarget(
-            name: "AmbientTests",
-            dependencies: ["Ambient"]
-        ),
+        // A test target per module, each testing it through what it makes visible (and the
+        // modules below it), so a change to a module runs no test of a module below it it
+        // cannot affect. Their shared helpers are Tests/Support, linked into each.
         // AmbientCore alone, as a library that makes its own types ambient uses it.
         .testTarget(
             name: "AmbientCoreTests",
             dependencies: ["AmbientCore"]
+        ),
+        .testTarget(
+            name: "AmbientProvidersTests",
+            dependencies: ["AmbientCore", "AmbientProviders"]
+        ),
+        .testTarget(
+            name: "AmbientCarryingTests",
+            dependencies: ["AmbientCore", "AmbientProviders", "AmbientCarrying"]
+        ),
+        // `import Ambient`: that the one import re-exports every layer.
+        .testTarget(
+            name: "AmbientTests",
+            dependencies: ["Ambient"]
         ),
         .testTarget(
             name: "AmbientTestingTests",
