@@ -77,7 +77,7 @@ let package = Package(
         // holds" lists it, and scripts/check-docs keeps that list whole.
         .target(name: "_AmbientShims"),
         // The mechanism: ambient values, scopes, contexts, bind/run, process-wide scopes,
-        // strict mode. Imports the shims (so does one file of AmbientCarrying: ARCHITECTURE.md
+        // strict mode. Imports the shims (so does one file of AmbientPropagation: ARCHITECTURE.md
         // lists the importers). Names no provider.
         .target(
             name: "AmbientCore",
@@ -98,14 +98,14 @@ let package = Package(
         // Values as strings for other processes (wire format, trust, signing), and the
         // ServiceContext and swift-crypto bridges.
         .target(
-            name: "AmbientCarrying",
-            // The shims for its byte-class table (Carrying/ByteClass.swift).
+            name: "AmbientPropagation",
+            // The shims for its byte-class table (Carriers/ByteClass.swift).
             dependencies: ["_AmbientShims", "AmbientCore", "AmbientProviders"] + bridgeDependencies
         ),
         // `import Ambient`: the three above, re-exported, and the documentation.
         .target(
             name: "Ambient",
-            dependencies: ["AmbientCore", "AmbientProviders", "AmbientCarrying"]
+            dependencies: ["AmbientCore", "AmbientProviders", "AmbientPropagation"]
         ),
         // The server integrations, each compiled only with its trait on (its framework is
         // fetched only then).
@@ -151,8 +151,8 @@ let package = Package(
             dependencies: ["AmbientCore", "AmbientProviders"]
         ),
         .testTarget(
-            name: "AmbientCarryingTests",
-            dependencies: ["AmbientCore", "AmbientProviders", "AmbientCarrying"]
+            name: "AmbientPropagationTests",
+            dependencies: ["AmbientCore", "AmbientProviders", "AmbientPropagation"]
         ),
         // `import Ambient`: that the one import re-exports every layer.
         .testTarget(

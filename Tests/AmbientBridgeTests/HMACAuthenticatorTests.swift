@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 import Ambient
-@testable import AmbientCarrying
+@testable import AmbientPropagation
 @testable import AmbientCore
 @testable import AmbientProviders
 

@@ -4,7 +4,7 @@ import Ambient
 import Foundation
 import Testing
 
-// Why: `import Ambient` re-exports AmbientCore, AmbientProviders and AmbientCarrying; code
+// Why: `import Ambient` re-exports AmbientCore, AmbientProviders and AmbientPropagation; code
 // that qualifies a name (`Ambient.Logger`, beside swift-log's) must still compile.
 
 @Suite struct ModuleNameTests {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
-import AmbientCarrying
 import AmbientCore
+import AmbientPropagation
 import AmbientProviders
 import Foundation
 import Testing

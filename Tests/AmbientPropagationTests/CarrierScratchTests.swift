@@ -2,8 +2,8 @@
 
 import Testing
 
-@testable import AmbientCarrying
 @testable import AmbientCore
+@testable import AmbientPropagation
 @testable import AmbientProviders
 
 // Why: a decode copies each field's text into the scratch from wherever the string keeps its bytes; what lands there must be exactly its UTF-8, cut at the limit.

@@ -3,8 +3,8 @@
 import Foundation
 import Testing
 
-@testable import AmbientCarrying
 @testable import AmbientCore
+@testable import AmbientPropagation
 @testable import AmbientProviders
 
 /// The short decimal reader behind a carried clock: it answers exactly what `Double(_:)`

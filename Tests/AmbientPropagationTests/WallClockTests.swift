@@ -3,8 +3,8 @@
 import Foundation
 import Testing
 
-@testable import AmbientCarrying
 @testable import AmbientCore
+@testable import AmbientPropagation
 @testable import AmbientProviders
 
 /// The clock a receiver of signed values reads by default: the system's wall clock, read

@@ -2,8 +2,8 @@
 
 import Testing
 
-@testable import AmbientCarrying
 @testable import AmbientCore
+@testable import AmbientPropagation
 @testable import AmbientProviders
 
 // Why: the carriers' byte classes are written out as a table; each class must be exactly its definition.
