@@ -24,6 +24,7 @@ let syncCases = cases.mapValues { $0 as (Int) -> Void }
     .merging(swiftLogChannelCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
     .merging(allocationCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
     .merging(portCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
+    .merging(prototypeCases.mapValues { $0 as (Int) -> Void }) { first, _ in first }
 let allAsyncCases = asyncCases.merging(asyncAllocationCases) { first, _ in first }
 let arguments = CommandLine.arguments
 if arguments.count == 2, arguments[1] == "--list" {

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Why: the costs a different design would have, measured beside today's rows, so the
+// Performance article can say which design reaches the goals this one does not.
+import Ambient
+import Foundation
+import _AmbientShims
+
+// Two prototypes, not shipped, each the smallest code that shows one design's cost:
+//
+// 1. A flat context, for a scope whose context holds few types: up to four (type, value
+//    address) pairs, the parent's copied in, and the values' bytes; no two-level index. It
+//    binds one task-local and keeps a spare storage per thread, as Ambient's scope does
+//    (the same C thread-local), and reads by comparing up to four metadata pointers. What it
+//    leaves out: more than four types (Ambient's index would take over), process-wide
+//    scopes, strict mode, followers: each a branch on the flag word Ambient already loads.
+// 2. A clock whose representation is trivially destroyed (a fixed time inline, a test
+//    clock by an index into a table that never frees): a never-injected read then hands
+//    the caller a value it need not destroy, as a global `let` does.
+
+/// The running task's or thread's flat context, borrowed: the runtime's task-local lookup.
+@_silgen_name("swift_task_localValueGet")
+private func flatTaskLocalValueGet(key: UnsafeRawPointer) -> UnsafeMutableRawPointer?
+
+/// A flat context's storage: four pairs and four 32-byte value slots. Unchecked `Sendable`:
+/// once bound it is not written again (as Ambient's storage).
+final class FlatContext: @unchecked Sendable {
+    var count = 0
+    var owned = 0
+    var parent: FlatContext?
+    let types = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: 4)
+    let addresses = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 4)
+    let values = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 16)
+
+    deinit {
+        types.deallocate()
+        addresses.deallocate()
+        values.deallocate()
+    }
+}
+
+enum FlatBinding {
+    @TaskLocal static var context: FlatContext?
+
+    static var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained($context).toOpaque()) }
+
+    /// The bound context, borrowed (no retain).
+    @inline(__always)
+    static var bound: Unmanaged<FlatContext>? {
+        guard let item = flatTaskLocalValueGet(key: key),
+            let raw = item.load(as: UnsafeRawPointer?.self)
+        else { return nil }
+        return Unmanaged.fromOpaque(raw)
+    }
+}
+
+/// The flat context bound unretained: a trivial value, as the raw floor binds. Unsafe as a
+/// design (a `Task { }` started in the scope inherits the binding and may outlive the
+/// storage); measured only to say what the binding's reference counting costs.
+struct UnretainedFlatContext: @unchecked Sendable {
+    let storage: Unmanaged<FlatContext>?
+}
+
+enum UnretainedFlatBinding {
+    @TaskLocal static var context = UnretainedFlatContext(storage: nil)
+
+    static var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained($context).toOpaque()) }
+
+    /// The bound context, as `FlatBinding.bound` reads it.
+    @inline(__always)
+    static var bound: Unmanaged<FlatContext>? {
+        guard let item = flatTaskLocalValueGet(key: key),
+            let raw = item.load(as: UnsafeRawPointer?.self)
+        else { return nil }
+        return Unmanaged.fromOpaque(raw)
+    }
+}
+
+/// `flatScope` with the storage bound unretained (see `UnretainedFlatContext`).
+@inline(__always)
+func unretainedFlatScope<V, R>(_ value: V, _ body: () -> R) -> R {
+    let type = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
+    let storage: FlatContext
+    if let raw = _ambient_spare_take() {
+        storage = Unmanaged<FlatContext>.fromOpaque(raw).takeRetainedValue()
+    } else {
+        storage = FlatContext()
+    }
+    var count = 0
+    if let parent = UnretainedFlatBinding.bound {
+        parent._withUnsafeGuaranteedRef { parent in
+            for index in 0..<parent.count where parent.types[index] != type {
+                storage.types[count] = parent.types[index]
+                storage.addresses[count] = parent.addresses[index]
+                count &+= 1
+            }
+        }
+    }
+    storage.values.initializeMemory(as: V.self, to: value)
+    storage.types[count] = type
+    storage.addresses[count] = storage.values
+    storage.count = count &+ 1
+    let bound = UnretainedFlatContext(storage: Unmanaged.passUnretained(storage))
+    let result = UnretainedFlatBinding.$context.withValue(bound) { body() }
+    storage.values.assumingMemoryBound(to: V.self).deinitialize(count: 1)
+    storage.count = 0
+    _ambient_spare_put(Unmanaged.passRetained(storage).toOpaque()) { spare in
+        Unmanaged<FlatContext>.fromOpaque(spare).release()
+    }
+    return result
+}
+
+/// A one-value scope on a flat context: enter (a spare storage, the parent's pairs copied
+/// but `V`'s, the value written), bind and run, end (recycled as the thread's spare when
+/// nothing else holds it).
+@inline(__always)
+func flatScope<V, R>(_ value: V, _ body: () -> R) -> R {
+    precondition(MemoryLayout<V>.size <= 32, "a flat context's slots are 32 bytes")
+    let type = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
+    let storage: FlatContext
+    if let raw = _ambient_spare_take() {
+        storage = Unmanaged<FlatContext>.fromOpaque(raw).takeRetainedValue()
+    } else {
+        storage = FlatContext()
+    }
+    var count = 0
+    if let parent = FlatBinding.bound {
+        parent._withUnsafeGuaranteedRef { parent in
+            for index in 0..<parent.count where parent.types[index] != type {
+                storage.types[count] = parent.types[index]
+                storage.addresses[count] = parent.addresses[index]
+                count &+= 1
+            }
+        }
+        storage.parent = parent.takeUnretainedValue()
+    }
+    storage.values.initializeMemory(as: V.self, to: value)
+    storage.types[count] = type
+    storage.addresses[count] = storage.values
+    storage.count = count &+ 1
+    storage.owned = 1
+    let result = FlatBinding.$context.withValue(storage) { body() }
+    var held: FlatContext? = consume storage
+    if isKnownUniquelyReferenced(&held), let unique = held.take() {
+        unique.values.assumingMemoryBound(to: V.self).deinitialize(count: 1)
+        unique.count = 0
+        unique.owned = 0
+        unique.parent = nil
+        if _ambient_spare_peek() == nil {
+            _ambient_spare_put(Unmanaged.passRetained(unique).toOpaque()) { spare in
+                Unmanaged<FlatContext>.fromOpaque(spare).release()
+            }
+        }
+    }
+    return result
+}
+
+/// `flatScope` for three values (each in a slot of its own; a later one wins a shared type).
+@inline(__always)
+func flatScope<A, B, C, R>(_ a: A, _ b: B, _ c: C, _ body: () -> R) -> R {
+    precondition(
+        MemoryLayout<A>.size <= 32 && MemoryLayout<B>.size <= 32 && MemoryLayout<C>.size <= 32,
+        "a flat context's slots are 32 bytes")
+    let types = (
+        unsafeBitCast(A.self as Any.Type, to: UnsafeRawPointer.self),
+        unsafeBitCast(B.self as Any.Type, to: UnsafeRawPointer.self),
+        unsafeBitCast(C.self as Any.Type, to: UnsafeRawPointer.self)
+    )
+    let storage: FlatContext
+    if let raw = _ambient_spare_take() {
+        storage = Unmanaged<FlatContext>.fromOpaque(raw).takeRetainedValue()
+    } else {
+        storage = FlatContext()
+    }
+    var count = 0
+    if let parent = FlatBinding.bound {
+        parent._withUnsafeGuaranteedRef { parent in
+            for index in 0..<parent.count {
+                let type = parent.types[index]
+                guard type != types.0, type != types.1, type != types.2 else { continue }
+                storage.types[count] = type
+                storage.addresses[count] = parent.addresses[index]
+                count &+= 1
+            }
+        }
+        storage.parent = parent.takeUnretainedValue()
+    }
+    storage.values.initializeMemory(as: A.self, to: a)
+    (storage.values + 32).initializeMemory(as: B.self, to: b)
+    (storage.values + 64).initializeMemory(as: C.self, to: c)
+    storage.types[count] = types.0
+    storage.addresses[count] = storage.values
+    storage.types[count &+ 1] = types.1
+    storage.addresses[count &+ 1] = storage.values + 32
+    storage.types[count &+ 2] = types.2
+    storage.addresses[count &+ 2] = storage.values + 64
+    storage.count = count &+ 3
+    storage.owned = 3
+    let result = FlatBinding.$context.withValue(storage) { body() }
+    var held: FlatContext? = consume storage
+    if isKnownUniquelyReferenced(&held), let unique = held.take() {
+        unique.values.assumingMemoryBound(to: A.self).deinitialize(count: 1)
+        (unique.values + 32).assumingMemoryBound(to: B.self).deinitialize(count: 1)
+        (unique.values + 64).assumingMemoryBound(to: C.self).deinitialize(count: 1)
+        unique.count = 0
+        unique.owned = 0
+        unique.parent = nil
+        if _ambient_spare_peek() == nil {
+            _ambient_spare_put(Unmanaged.passRetained(unique).toOpaque()) { spare in
+                Unmanaged<FlatContext>.fromOpaque(spare).release()
+            }
+        }
+    }
+    return result
+}
+
+/// A read on a flat context: up to four compares, then the value copied out.
+@inline(__always)
+func flatRead<V>(_: V.Type, default value: @autoclosure () -> V) -> V {
+    let type = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
+    guard let bound = FlatBinding.bound else { return value() }
+    return bound._withUnsafeGuaranteedRef { context in
+        for index in 0..<context.count where context.types[index] == type {
+            return context.addresses[index]!.load(as: V.self)
+        }
+        return value()
+    }
+}
+
+/// A clock whose representation needs no destroying: what a never-injected read of it costs.
+struct TrivialClock: AmbientValue {
+    enum Storage {
+        case live
+        case fixed(Double)
+        case test(UInt32)
+    }
+    let storage: Storage
+    static var defaultValue: TrivialClock { TrivialClock(storage: .live) }
+}
+
+/// A global `let` of the trivially destroyed clock: its floor.
+let liveTrivialClock = TrivialClock(storage: .live)
+
+@inline(never)
+func sink(_ clock: TrivialClock, _ index: Int) { withExtendedLifetime(clock) { sunk = index } }
+
+let prototypeCases: [String: @Sendable (Int) -> Void] = [
+    "prototype: flat scope, 1 value (empty body)": { count in
+        for index in 0..<count { flatScope(Stamp(id: index)) { consume(index) } }
+    },
+    "prototype: flat scope bound unretained (unsafe), 1 value (empty body)": { count in
+        for index in 0..<count { unretainedFlatScope(Stamp(id: index)) { consume(index) } }
+    },
+    "prototype: flat scope, 3 values (empty body)": { count in
+        let noon = Clock.fixed(Date(timeIntervalSince1970: 43_200))
+        for index in 0..<count { flatScope(Stamp(id: index), Other(id: index), noon) { consume(index) } }
+    },
+    "prototype: flat scope, read in a scope of 1": { count in
+        flatScope(Stamp(id: 1)) { for _ in 0..<count { consume(flatRead(Stamp.self, default: Stamp(id: 0))) } }
+    },
+    "prototype: trivially destroyed clock, never injected, into the same sink": { count in
+        for index in 0..<count { sink(TrivialClock.current, index) }
+    },
+    "prototype: trivially destroyed clock, global let read": { count in
+        for index in 0..<count { sink(liveTrivialClock, index) }
+    },
+]
