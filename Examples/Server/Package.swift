@@ -60,6 +60,17 @@ let package = Package(
                 .product(name: "Instrumentation", package: "swift-distributed-tracing"),
             ]
         ),
+        // AmbientHummingbird's own tests: the middleware on a bare router.
+        .testTarget(
+            name: "AmbientHummingbirdTests",
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientHummingbird", package: "Ambient"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -46,6 +46,16 @@ let package = Package(
                 .product(name: "VaporTesting", package: "vapor"),
             ]
         ),
+        // AmbientVapor's own tests: the middleware and BoundEventLoop on a bare app.
+        .testTarget(
+            name: "AmbientVaporTests",
+            dependencies: [
+                .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientVapor", package: "Ambient"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
