@@ -37,21 +37,69 @@ final class FlatContext: @unchecked Sendable {
         addresses.deallocate()
         values.deallocate()
     }
+
+    /// The thread's spare storage, or a new one (stage 1's storage, as Ambient takes it).
+    @inline(__always)
+    static func take() -> FlatContext {
+        guard let raw = _ambient_spare_take() else { return FlatContext() }
+        return Unmanaged<FlatContext>.fromOpaque(raw).takeRetainedValue()
+    }
+
+    /// Copies `parent`'s pairs but those of `replaced` types; returns the next free pair.
+    @inline(__always)
+    func copyPairs(of parent: Unmanaged<FlatContext>?, but replaced: (UnsafeRawPointer?) -> Bool) -> Int {
+        var count = 0
+        parent?._withUnsafeGuaranteedRef { parent in
+            for index in 0..<parent.count where !replaced(parent.types[index]) {
+                types[count] = parent.types[index]
+                addresses[count] = parent.addresses[index]
+                count &+= 1
+            }
+        }
+        return count
+    }
+
+    /// Writes `value` into slot `slot` and its pair at `pair`.
+    @inline(__always)
+    func insert<V>(_ value: V, slot: Int, pair: Int) {
+        precondition(MemoryLayout<V>.size <= 32, "a flat context's slots are 32 bytes")
+        let address = values + 32 &* slot
+        address.initializeMemory(as: V.self, to: value)
+        types[pair] = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
+        addresses[pair] = address
+    }
+
+    /// Stage 3: a storage nothing else holds is emptied by `empty` and kept as the thread's
+    /// spare.
+    @inline(__always)
+    static func recycle(_ storage: consuming FlatContext, empty: (FlatContext) -> Void) {
+        var held: FlatContext? = consume storage
+        guard isKnownUniquelyReferenced(&held), let unique = held.take() else { return }
+        empty(unique)
+        unique.count = 0
+        unique.owned = 0
+        unique.parent = nil
+        if _ambient_spare_peek() == nil {
+            _ambient_spare_put(Unmanaged.passRetained(unique).toOpaque()) { spare in
+                Unmanaged<FlatContext>.fromOpaque(spare).release()
+            }
+        }
+    }
+}
+
+/// The context bound to `key`'s task-local, borrowed (no retain): what Ambient's read does.
+@inline(__always)
+func flatBound(key: UnsafeRawPointer) -> Unmanaged<FlatContext>? {
+    guard let item = flatTaskLocalValueGet(key: key), let raw = item.load(as: UnsafeRawPointer?.self) else {
+        return nil
+    }
+    return Unmanaged.fromOpaque(raw)
 }
 
 enum FlatBinding {
     @TaskLocal static var context: FlatContext?
 
     static var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained($context).toOpaque()) }
-
-    /// The bound context, borrowed (no retain).
-    @inline(__always)
-    static var bound: Unmanaged<FlatContext>? {
-        guard let item = flatTaskLocalValueGet(key: key),
-            let raw = item.load(as: UnsafeRawPointer?.self)
-        else { return nil }
-        return Unmanaged.fromOpaque(raw)
-    }
 }
 
 /// The flat context bound unretained: a trivial value, as the raw floor binds. Unsafe as a
@@ -65,40 +113,15 @@ enum UnretainedFlatBinding {
     @TaskLocal static var context = UnretainedFlatContext(storage: nil)
 
     static var key: UnsafeRawPointer { UnsafeRawPointer(Unmanaged.passUnretained($context).toOpaque()) }
-
-    /// The bound context, as `FlatBinding.bound` reads it.
-    @inline(__always)
-    static var bound: Unmanaged<FlatContext>? {
-        guard let item = flatTaskLocalValueGet(key: key),
-            let raw = item.load(as: UnsafeRawPointer?.self)
-        else { return nil }
-        return Unmanaged.fromOpaque(raw)
-    }
 }
 
 /// `flatScope` with the storage bound unretained (see `UnretainedFlatContext`).
 @inline(__always)
 func unretainedFlatScope<V, R>(_ value: V, _ body: () -> R) -> R {
     let type = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
-    let storage: FlatContext
-    if let raw = _ambient_spare_take() {
-        storage = Unmanaged<FlatContext>.fromOpaque(raw).takeRetainedValue()
-    } else {
-        storage = FlatContext()
-    }
-    var count = 0
-    if let parent = UnretainedFlatBinding.bound {
-        parent._withUnsafeGuaranteedRef { parent in
-            for index in 0..<parent.count where parent.types[index] != type {
-                storage.types[count] = parent.types[index]
-                storage.addresses[count] = parent.addresses[index]
-                count &+= 1
-            }
-        }
-    }
-    storage.values.initializeMemory(as: V.self, to: value)
-    storage.types[count] = type
-    storage.addresses[count] = storage.values
+    let storage = FlatContext.take()
+    let count = storage.copyPairs(of: flatBound(key: UnretainedFlatBinding.key)) { $0 == type }
+    storage.insert(value, slot: 0, pair: count)
     storage.count = count &+ 1
     let bound = UnretainedFlatContext(storage: Unmanaged.passUnretained(storage))
     let result = UnretainedFlatBinding.$context.withValue(bound) { body() }
@@ -115,101 +138,41 @@ func unretainedFlatScope<V, R>(_ value: V, _ body: () -> R) -> R {
 /// nothing else holds it).
 @inline(__always)
 func flatScope<V, R>(_ value: V, _ body: () -> R) -> R {
-    precondition(MemoryLayout<V>.size <= 32, "a flat context's slots are 32 bytes")
     let type = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
-    let storage: FlatContext
-    if let raw = _ambient_spare_take() {
-        storage = Unmanaged<FlatContext>.fromOpaque(raw).takeRetainedValue()
-    } else {
-        storage = FlatContext()
-    }
-    var count = 0
-    if let parent = FlatBinding.bound {
-        parent._withUnsafeGuaranteedRef { parent in
-            for index in 0..<parent.count where parent.types[index] != type {
-                storage.types[count] = parent.types[index]
-                storage.addresses[count] = parent.addresses[index]
-                count &+= 1
-            }
-        }
-        storage.parent = parent.takeUnretainedValue()
-    }
-    storage.values.initializeMemory(as: V.self, to: value)
-    storage.types[count] = type
-    storage.addresses[count] = storage.values
+    let storage = FlatContext.take()
+    let parent = flatBound(key: FlatBinding.key)
+    let count = storage.copyPairs(of: parent) { $0 == type }
+    if let parent { storage.parent = parent.takeUnretainedValue() }
+    storage.insert(value, slot: 0, pair: count)
     storage.count = count &+ 1
     storage.owned = 1
     let result = FlatBinding.$context.withValue(storage) { body() }
-    var held: FlatContext? = consume storage
-    if isKnownUniquelyReferenced(&held), let unique = held.take() {
-        unique.values.assumingMemoryBound(to: V.self).deinitialize(count: 1)
-        unique.count = 0
-        unique.owned = 0
-        unique.parent = nil
-        if _ambient_spare_peek() == nil {
-            _ambient_spare_put(Unmanaged.passRetained(unique).toOpaque()) { spare in
-                Unmanaged<FlatContext>.fromOpaque(spare).release()
-            }
-        }
-    }
+    FlatContext.recycle(storage) { $0.values.assumingMemoryBound(to: V.self).deinitialize(count: 1) }
     return result
 }
 
 /// `flatScope` for three values (each in a slot of its own; a later one wins a shared type).
 @inline(__always)
 func flatScope<A, B, C, R>(_ a: A, _ b: B, _ c: C, _ body: () -> R) -> R {
-    precondition(
-        MemoryLayout<A>.size <= 32 && MemoryLayout<B>.size <= 32 && MemoryLayout<C>.size <= 32,
-        "a flat context's slots are 32 bytes")
     let types = (
         unsafeBitCast(A.self as Any.Type, to: UnsafeRawPointer.self),
         unsafeBitCast(B.self as Any.Type, to: UnsafeRawPointer.self),
         unsafeBitCast(C.self as Any.Type, to: UnsafeRawPointer.self)
     )
-    let storage: FlatContext
-    if let raw = _ambient_spare_take() {
-        storage = Unmanaged<FlatContext>.fromOpaque(raw).takeRetainedValue()
-    } else {
-        storage = FlatContext()
-    }
-    var count = 0
-    if let parent = FlatBinding.bound {
-        parent._withUnsafeGuaranteedRef { parent in
-            for index in 0..<parent.count {
-                let type = parent.types[index]
-                guard type != types.0, type != types.1, type != types.2 else { continue }
-                storage.types[count] = type
-                storage.addresses[count] = parent.addresses[index]
-                count &+= 1
-            }
-        }
-        storage.parent = parent.takeUnretainedValue()
-    }
-    storage.values.initializeMemory(as: A.self, to: a)
-    (storage.values + 32).initializeMemory(as: B.self, to: b)
-    (storage.values + 64).initializeMemory(as: C.self, to: c)
-    storage.types[count] = types.0
-    storage.addresses[count] = storage.values
-    storage.types[count &+ 1] = types.1
-    storage.addresses[count &+ 1] = storage.values + 32
-    storage.types[count &+ 2] = types.2
-    storage.addresses[count &+ 2] = storage.values + 64
+    let storage = FlatContext.take()
+    let parent = flatBound(key: FlatBinding.key)
+    let count = storage.copyPairs(of: parent) { $0 == types.0 || $0 == types.1 || $0 == types.2 }
+    if let parent { storage.parent = parent.takeUnretainedValue() }
+    storage.insert(a, slot: 0, pair: count)
+    storage.insert(b, slot: 1, pair: count &+ 1)
+    storage.insert(c, slot: 2, pair: count &+ 2)
     storage.count = count &+ 3
     storage.owned = 3
     let result = FlatBinding.$context.withValue(storage) { body() }
-    var held: FlatContext? = consume storage
-    if isKnownUniquelyReferenced(&held), let unique = held.take() {
+    FlatContext.recycle(storage) { unique in
         unique.values.assumingMemoryBound(to: A.self).deinitialize(count: 1)
         (unique.values + 32).assumingMemoryBound(to: B.self).deinitialize(count: 1)
         (unique.values + 64).assumingMemoryBound(to: C.self).deinitialize(count: 1)
-        unique.count = 0
-        unique.owned = 0
-        unique.parent = nil
-        if _ambient_spare_peek() == nil {
-            _ambient_spare_put(Unmanaged.passRetained(unique).toOpaque()) { spare in
-                Unmanaged<FlatContext>.fromOpaque(spare).release()
-            }
-        }
     }
     return result
 }
@@ -218,7 +181,7 @@ func flatScope<A, B, C, R>(_ a: A, _ b: B, _ c: C, _ body: () -> R) -> R {
 @inline(__always)
 func flatRead<V>(_: V.Type, default value: @autoclosure () -> V) -> V {
     let type = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
-    guard let bound = FlatBinding.bound else { return value() }
+    guard let bound = flatBound(key: FlatBinding.key) else { return value() }
     return bound._withUnsafeGuaranteedRef { context in
         for index in 0..<context.count where context.types[index] == type {
             return context.addresses[index]!.load(as: V.self)
