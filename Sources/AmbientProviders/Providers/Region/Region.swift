@@ -93,11 +93,6 @@ public struct Region: AmbientValue, Hashable, CustomStringConvertible {
         Region(live: ())
     }
 
-    /// Whether this is the live region, which follows the process's settings.
-    public var isLive: Bool {
-        fixedCalendar == nil
-    }
-
     /// The calendar, carrying ``locale`` and ``timeZone``: `Calendar.autoupdatingCurrent`
     /// for the live region.
     public var calendar: Calendar {
