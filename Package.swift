@@ -139,8 +139,8 @@ let package = Package(
             dependencies: ["Ambient"]
         ),
         // A test target per module, each testing it through what it makes visible (and the
-        // modules below it), so a change to a module runs no test of a module below it it
-        // cannot affect. Their shared helpers are Tests/Support, linked into each.
+        // modules below it), so one module's tests run alone (`swift test --filter
+        // AmbientProvidersTests`). Their shared helpers are Tests/Support, linked into each.
         // AmbientCore alone, as a library that makes its own types ambient uses it.
         .testTarget(
             name: "AmbientCoreTests",
