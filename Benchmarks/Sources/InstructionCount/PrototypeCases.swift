@@ -26,7 +26,6 @@ private func flatTaskLocalValueGet(key: UnsafeRawPointer) -> UnsafeMutableRawPoi
 /// once bound it is not written again (as Ambient's storage).
 final class FlatContext: @unchecked Sendable {
     var count = 0
-    var owned = 0
     var parent: FlatContext?
     let types = UnsafeMutablePointer<UnsafeRawPointer?>.allocate(capacity: 4)
     let addresses = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 4)
@@ -77,8 +76,9 @@ final class FlatContext: @unchecked Sendable {
         guard isKnownUniquelyReferenced(&held), let unique = held.take() else { return }
         empty(unique)
         unique.count = 0
-        unique.owned = 0
         unique.parent = nil
+        // Written out rather than shared with `unretainedFlatScope`'s: a helper called here
+        // counts more (`Benchmarks/instructions 'prototype: '`), and this row measures a design.
         if _ambient_spare_peek() == nil {
             _ambient_spare_put(Unmanaged.passRetained(unique).toOpaque()) { spare in
                 Unmanaged<FlatContext>.fromOpaque(spare).release()
@@ -145,7 +145,6 @@ func flatScope<V, R>(_ value: V, _ body: () -> R) -> R {
     if let parent { storage.parent = parent.takeUnretainedValue() }
     storage.insert(value, slot: 0, pair: count)
     storage.count = count &+ 1
-    storage.owned = 1
     let result = FlatBinding.$context.withValue(storage) { body() }
     FlatContext.recycle(storage) { $0.values.assumingMemoryBound(to: V.self).deinitialize(count: 1) }
     return result
@@ -167,7 +166,6 @@ func flatScope<A, B, C, R>(_ a: A, _ b: B, _ c: C, _ body: () -> R) -> R {
     storage.insert(b, slot: 1, pair: count &+ 1)
     storage.insert(c, slot: 2, pair: count &+ 2)
     storage.count = count &+ 3
-    storage.owned = 3
     let result = FlatBinding.$context.withValue(storage) { body() }
     FlatContext.recycle(storage) { unique in
         unique.values.assumingMemoryBound(to: A.self).deinitialize(count: 1)
