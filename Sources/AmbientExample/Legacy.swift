@@ -9,26 +9,31 @@ import Foundation
 
 // Why: the example must look like the code users bring: globals read deep inside.
 
-extension Defaults.Key<Int> {
+/// The keys this code keeps in the user defaults.
+enum SettingsKey {
     /// The last reminder id handed out.
-    static var currentReminderId: Self { Self("ambient-demo.currentReminderId", default: 0) }
-    /// How many notes a search returns at most.
-    static var searchLimit: Self { Self("ambient-demo.searchLimit", default: 3) }
-}
-
-extension Defaults.Key<String> {
+    static let currentReminderId = "ambient-demo.currentReminderId"
+    /// How many notes a search returns at most (3 when unset).
+    static let searchLimit = "ambient-demo.searchLimit"
     /// The colour widgets are made in.
-    static var defaultColour: Self { Self("ambient-demo.defaultColour", default: "") }
+    static let defaultColour = "ambient-demo.defaultColour"
 }
 
 /// The classic: a widget in the user's default colour.
 func makeWidget() -> String {
-    Defaults.current[.defaultColour] + "Widget"
+    (Defaults.current.string(forKey: SettingsKey.defaultColour) ?? "") + "Widget"
 }
 
-/// The other classic: the next reminder id, race-free (an atomic read-modify-write).
+/// Held across `nextReminderId`'s read and write.
+private let reminderIdLock = NSLock()
+
+/// The other classic: the next reminder id, race-free (the lock makes the read-modify-write
+/// one step, so no two callers get the same id).
 func nextReminderId() -> Int {
-    let id = Defaults.current.update(.currentReminderId) { $0 + 1 }
+    reminderIdLock.lock()
+    let id = Defaults.current.integer(forKey: SettingsKey.currentReminderId) + 1
+    Defaults.current.set(id, forKey: SettingsKey.currentReminderId)
+    reminderIdLock.unlock()
     Logger.current.debug("handed out reminder id", metadata: ["id": "\(id)"])
     return id
 }
@@ -68,12 +73,12 @@ final class NoteManager: Sendable {
     private let notes = ["buy milk", "milk the cow", "call mum", "milkshake recipe", "oat milk", "walk"]
 
     /// Calls `completion` on the manager's queue with the notes matching `text`, at most
-    /// `Defaults.current[.searchLimit]` of them. The queue does not inherit the caller's
+    /// the `searchLimit` setting (3 when unset) of them. The queue does not inherit the caller's
     /// injected values, so the completion is bound to them (`InjectionContext.bind`).
     func search(_ text: String, completion: @escaping @Sendable ([String]) -> Void) {
         let notes = notes
         let search = InjectionContext.current.bind {
-            let limit = Defaults.current[.searchLimit]
+            let limit = Defaults.current.object(forKey: SettingsKey.searchLimit) as? Int ?? 3
             let found = Array(notes.filter { $0.contains(text) }.prefix(limit))
             Logger.current.info("searched", metadata: ["text": text, "found": "\(found.count)"])
             completion(found)

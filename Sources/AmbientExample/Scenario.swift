@@ -38,8 +38,8 @@ func runInjected() async throws -> (Observations, [Logger.Entry]) {
     let start = Date(timeIntervalSince1970: 1_700_000_000)  // 2023-11-14 22:13:20 UTC
     let testClock = TestClock(start: start)
     let defaults = Defaults.inMemory([
-        Defaults.Key<String>.defaultColour.name: "Red",
-        Defaults.Key<Int>.searchLimit.name: 2,
+        SettingsKey.defaultColour: "Red",
+        SettingsKey.searchLimit: 2,
     ])
     let log = Logger.capturing(level: .debug)
     let observations = try await withInjected(testClock.clock, defaults, log) {

@@ -16,7 +16,7 @@ import Testing
     .injecting(fresh: { (Defaults.inMemory(), Logger.capturing()) })  // a store and a log per test
 )
 struct LegacyCodeTests {
-    @Test(.injecting(Defaults.inMemory([Defaults.Key<String>.defaultColour.name: "Red"])))
+    @Test(.injecting(Defaults.inMemory([SettingsKey.defaultColour: "Red"])))
     func makeWidgetUsesTheDefaultColour() {
         #expect(makeWidget() == "RedWidget")
     }
@@ -24,11 +24,11 @@ struct LegacyCodeTests {
     @Test func reminderIdsNeverRepeatUnderConcurrency() {
         let ids = Locked<[Int]>([])
         let context = InjectionContext.current
-        DispatchQueue.concurrentPerform(iterations: 400) { _ in
+        DispatchQueue.concurrentPerform(iterations: 5_000) { _ in
             let id = context.run { nextReminderId() }
             ids.withLock { $0.append(id) }
         }
-        #expect(ids.get().sorted() == Array(1...400))
+        #expect(ids.get().sorted() == Array(1...5_000))
     }
 
     @Test func aReminderIsDueFromTheCurrentTime() {
@@ -38,7 +38,7 @@ struct LegacyCodeTests {
     }
 
     @Test func theSearchOnAPrivateQueueSeesTheInjectedLimit() async {
-        let found = await withInjected(Defaults.inMemory([Defaults.Key<Int>.searchLimit.name: 1])) {
+        let found = await withInjected(Defaults.inMemory([SettingsKey.searchLimit: 1])) {
             await NoteManager().search("milk")
         }
         #expect(found == ["buy milk"])

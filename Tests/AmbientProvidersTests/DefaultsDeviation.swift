@@ -41,7 +41,8 @@ struct DefaultsDeviation {
                 return DefaultsDeviation(name: "integerFromIntMaxUp")
             }
         case .data(let data)?:
-            if URL(propertyList: .data(data)) != nil, ["object", "string", "data", "url"].contains(getter) {
+            let isURLArchive = Defaults.inMemory(["archive": .data(data)]).url(forKey: "archive") != nil
+            if isURLArchive, ["object", "string", "data", "url"].contains(getter) {
                 return DefaultsDeviation(name: "urlArchive")
             }
         case .string(let text)?:

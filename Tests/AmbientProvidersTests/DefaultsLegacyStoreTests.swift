@@ -166,8 +166,11 @@ struct DefaultsLegacyStoreTests {
         #expect(defaults.url(forKey: "home") == home)
         #expect(defaults.url(forKey: "file") == URL(fileURLWithPath: "/a/b"))
         let object = try #require(defaults.object(forKey: "home"))  // was nil
-        #expect(PropertyList(object).flatMap(URL.init(propertyList:)) == home)
+        // Each form is the stored one: copied into another store, it reads back as the URL.
+        let asObject = try #require(PropertyList(object))
+        #expect(Defaults.inMemory(["home": asObject]).url(forKey: "home") == home)
         #expect(defaults.dictionaryRepresentation()["home"] != nil)
-        #expect(defaults.propertyList(forKey: "home").flatMap(URL.init(propertyList:)) == home)
+        let asPropertyList = try #require(defaults.propertyList(forKey: "home"))
+        #expect(Defaults.inMemory(["home": asPropertyList]).url(forKey: "home") == home)
     }
 }

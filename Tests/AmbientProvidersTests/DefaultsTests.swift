@@ -5,21 +5,6 @@ import AmbientProviders
 import Foundation
 import Testing
 
-enum Theme: String, DefaultsValue { case light, dark }
-
-struct Layout: DefaultsCodable, Equatable {
-    var columns: Int
-    var title: String
-}
-
-extension Defaults.Key<Int> {
-    static var currentReminderId: Self { Self("currentReminderId", default: 0) }
-}
-
-extension Defaults.Key<Theme> {
-    static var theme: Self { Self("theme", default: .light) }
-}
-
 struct NotAPropertyList {}
 
 @Suite("Defaults")
@@ -29,7 +14,9 @@ struct DefaultsTests {
     }
 
     func nextReminderId() -> Int {
-        Defaults.current.update(.currentReminderId) { $0 + 1 }
+        let id = Defaults.current.integer(forKey: "currentReminderId") + 1
+        Defaults.current.set(id, forKey: "currentReminderId")
+        return id
     }
 
     @Test func theSeedExamplesWorkAgainstAnInMemoryStore() {
@@ -72,9 +59,8 @@ struct DefaultsTests {
         #expect(defaults.stringArray(forKey: "list") == nil)
         #expect(defaults.dictionary(forKey: "s") == nil)
         #expect(defaults.string(forKey: "missing") == nil)
-        #expect(defaults[.theme] == .light)  // "theme" missing: the key's default
-        defaults.set(5, forKey: "theme")
-        #expect(defaults[.theme] == .light)  // holds an Int: the key's default
+        #expect(defaults.url(forKey: "missing") == nil)
+        #expect(defaults.stringArray(forKey: "data") == nil)
     }
 
     @Test func writesAndRemoves() throws {
@@ -134,51 +120,57 @@ struct DefaultsTests {
         #expect(defaults.integer(forKey: "ok") == 0)  // nothing registered
     }
 
-    @Test func typedKeysForEverySupportedType() {
+    @Test func everyTypedSetterReadsBackThroughItsGetter() {
         let defaults = Defaults.inMemory()
         let date = Date(timeIntervalSince1970: 99)
-        defaults[Defaults.Key("i", default: 0)] = 5
-        defaults[Defaults.Key("d", default: 0.0)] = 0.25
-        defaults[Defaults.Key("b", default: false)] = true
-        defaults[Defaults.Key("s", default: "")] = "x"
-        defaults[Defaults.Key("data", default: Data())] = Data([7])
-        defaults[Defaults.Key("date", default: Date.distantPast)] = date
-        defaults[Defaults.Key("url", default: URL(string: "about:blank")!)] = URL(string: "https://a.b")!
-        defaults[Defaults.Key("list", default: [Int]())] = [1, 2]
-        defaults[Defaults.Key("map", default: [String: Bool]())] = ["on": true]
-        defaults[.theme] = .dark
-        defaults[Defaults.Key("layout", default: Layout(columns: 1, title: ""))] = Layout(columns: 3, title: "Grid")
+        defaults.set(5, forKey: "i")
+        defaults.set(0.25, forKey: "d")
+        defaults.set(Float(1.5), forKey: "f")
+        defaults.set(true, forKey: "b")
+        defaults.set("x", forKey: "s")
+        defaults.set(Data([7]), forKey: "data")
+        defaults.set(date, forKey: "date")
+        defaults.set(URL(string: "https://a.b")!, forKey: "url")
+        defaults.set(["a", "b"] as PropertyList, forKey: "list")
+        defaults.set(["on": true] as [String: Any], forKey: "map")
 
-        #expect(defaults[Defaults.Key("i", default: 0)] == 5)
-        #expect(defaults[Defaults.Key("d", default: 0.0)] == 0.25)
-        #expect(defaults[Defaults.Key("b", default: false)])
-        #expect(defaults[Defaults.Key("s", default: "")] == "x")
-        #expect(defaults[Defaults.Key("data", default: Data())] == Data([7]))
-        #expect(defaults[Defaults.Key("date", default: Date.distantPast)] == date)
-        #expect(defaults[Defaults.Key("url", default: URL(string: "about:blank")!)] == URL(string: "https://a.b"))
-        #expect(defaults[Defaults.Key("list", default: [Int]())] == [1, 2])
-        #expect(defaults[Defaults.Key("map", default: [String: Bool]())] == ["on": true])
-        #expect(defaults[.theme] == .dark)
-        #expect(defaults.string(forKey: "theme") == "dark")
-        #expect(
-            defaults[Defaults.Key("layout", default: Layout(columns: 1, title: ""))]
-                == Layout(columns: 3, title: "Grid"))
-        defaults.removeValue(for: .theme)
-        #expect(defaults[.theme] == .light)
+        #expect(defaults.integer(forKey: "i") == 5)
+        #expect(defaults.double(forKey: "d") == 0.25)
+        #expect(defaults.float(forKey: "f") == 1.5)
+        #expect(defaults.bool(forKey: "b"))
+        #expect(defaults.string(forKey: "s") == "x")
+        #expect(defaults.data(forKey: "data") == Data([7]))
+        #expect(defaults.object(forKey: "date") as? Date == date)
+        #expect(defaults.url(forKey: "url") == URL(string: "https://a.b"))
+        #expect(defaults.stringArray(forKey: "list") == ["a", "b"])
+        #expect(defaults.dictionary(forKey: "map")?["on"] as? Bool == true)
+        defaults.set(nil as URL?, forKey: "url")
+        #expect(defaults.url(forKey: "url") == nil)
+        #expect(defaults.snapshot["url"] == nil)
     }
 
-    @Test func concurrentUpdatesNeverLoseAnIncrement() {
+    /// Many threads writing and reading one store at once, in memory and live: no write is
+    /// lost, and no read sees a torn value.
+    @Test func concurrentWritesFromManyThreadsAreAllKept() {
         let threads = 8
-        let increments = 2_000
-        let suiteName = "ambient.tests.atomic.\(UUID())"
+        let writes = 500
+        let suiteName = "ambient.tests.concurrent.\(UUID())"
         defer { UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName) }
         for defaults in [Defaults.inMemory(), Defaults.suite(suiteName)!] {
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in
-                for _ in 0..<increments {
-                    defaults.update(.currentReminderId) { $0 + 1 }
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                for write in 0..<writes {
+                    defaults.set(write, forKey: "t\(thread).\(write)")
+                    let read = defaults.integer(forKey: "t\(thread).\(write)")
+                    precondition(read == write, "\(defaults): read \(read) right after writing \(write)")
+                    _ = defaults.string(forKey: "t\((thread + 1) % threads).\(write)")
                 }
             }
-            #expect(defaults[.currentReminderId] == threads * increments, "\(defaults)")
+            let kept = defaults.snapshot
+            #expect(kept.count == threads * writes, "\(defaults)")
+            #expect(
+                (0..<threads).allSatisfy { thread in
+                    (0..<writes).allSatisfy { kept["t\(thread).\($0)"] == .integer($0) }
+                }, "\(defaults)")
         }
     }
 
@@ -216,32 +208,5 @@ struct DefaultsTests {
         #expect(UserDefaults(suiteName: name)?.dictionary(forKey: "map")?["a"] as? Int == 1)
         #expect(suite.snapshot["map"] == ["a": 1])
         #expect(suite.description == "Defaults.suite(\"\(name)\")")
-    }
-
-    @Test func changesAreObservedOnInMemoryAndLiveStores() async throws {
-        let suiteName = "ambient.tests.observe.\(UUID())"
-        defer { UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName) }
-        for defaults in [Defaults.inMemory(), Defaults.suite(suiteName)!] {
-            let untyped = defaults.changes(forKey: "colour")
-            let typed = defaults.changes(for: .theme)
-            defaults.set("red", forKey: "colour")
-            defaults.set("ignored", forKey: "other")
-            defaults.removeObject(forKey: "colour")
-            defaults[.theme] = .dark
-            defaults.removeValue(for: .theme)
-
-            var seen: [PropertyList?] = []
-            for await value in untyped {
-                seen.append(value)
-                if seen.count == 2 { break }
-            }
-            #expect(seen == ["red", nil], "\(defaults)")
-            var themes: [Theme] = []
-            for await theme in typed {
-                themes.append(theme)
-                if themes.count == 2 { break }
-            }
-            #expect(themes == [.dark, .light], "\(defaults)")
-        }
     }
 }

@@ -36,23 +36,28 @@ enum Superseded246 {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:260
-extension Defaults.Key<Int> {
-    static var lastReminderId: Self { Self("currentReminderId", default: -1) }
-}
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:262
+private let reminderIdLock = NSLock()
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:266
 func nextReminderId() -> Int {
-    Defaults.current.update(.lastReminderId) { $0 + 1 }  // atomic: no two callers get the same id
+    reminderIdLock.lock()
+    defer { reminderIdLock.unlock() }
+    let defaults = Defaults.current
+    let id = (defaults.object(forKey: "currentReminderId") as? Int).map { $0 + 1 } ?? 0
+    defaults.set(id, forKey: "currentReminderId")
+    return id  // no two callers get the same id
 }
 
-@Test func reminderIdsCountUpFromZero() {
+@Test func reminderIdsNeverRepeat() {
     let defaults = Defaults.inMemory()
     withInjected(defaults) {
-        #expect(nextReminderId() == 0)
-        #expect(nextReminderId() == 1)
+        let context = InjectionContext.current
+        DispatchQueue.concurrentPerform(iterations: 1_000) { _ in  // 1,000 callers at once
+            context.run { Defaults.current.set(true, forKey: "handed out \(nextReminderId())") }
+        }
     }
-    #expect(defaults.snapshot == ["currentReminderId": 1])
+    #expect(defaults.integer(forKey: "currentReminderId") == 999)
+    #expect(defaults.snapshot.count == 1_001)  // the counter and 1,000 different ids
 }
 
 // Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:357

@@ -24,28 +24,15 @@ func pollSlowly() async throws -> Duration {
 }
 
 // Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:89
-enum Theme: String, DefaultsValue { case light, dark }
-
-extension Defaults.Key<Int> {
-    static var currentReminderId: Self { Self("currentReminderId", default: 0) }
-}
-extension Defaults.Key<Theme> {
-    static var theme: Self { Self("theme", default: .light) }
-}
-extension Defaults.Key<String> {
-    static var defaultColour: Self { Self("defaultColour", default: "") }
+func volume() -> Int {
+    Defaults.current.register(defaults: ["volume": 7])  // a fallback, never stored
+    return Defaults.current.integer(forKey: "volume")
 }
 
-func nextReminderId() -> Int {
-    Defaults.current.update(.currentReminderId) { $0 + 1 }  // atomic read-modify-write
-}
-
-func useDarkMode() {
-    Defaults.current[.theme] = .dark  // typed keys: RawRepresentable, Codable, …
-}
-
-func watchColour(redraw: (String) -> Void) async {
-    for await colour in Defaults.current.changes(for: .defaultColour) { redraw(colour) }
+@Test func theVolumeFallsBackToItsRegisteredDefault() {
+    let defaults = Defaults.inMemory()
+    withInjected(defaults) { #expect(volume() == 7) }
+    #expect(defaults.snapshot.isEmpty)
 }
 
 @Test func widgetsDoNotWriteDefaults() {
@@ -54,7 +41,7 @@ func watchColour(redraw: (String) -> Void) async {
     #expect(defaults.snapshot == ["defaultColour": "Red"])
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:137
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:124
 func sync(_ items: [String]) {
     Logger.current.info("sync started", metadata: ["items": "\(items.count)"])  // built only if enabled
 }
@@ -69,7 +56,7 @@ func handle(request id: String) {
     #expect(log.captured.map(\.message) == ["sync started"])
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:160
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:147
 func newRecordID() -> UUID { UUIDGenerator.current() }  // live: UUID()
 
 func rollDie() -> Int {
@@ -85,7 +72,7 @@ func rollDie() -> Int {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:183
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:170
 func receiptDate(_ date: Date) -> String {
     date.formatted(Region.current.formatStyle(date: .abbreviated, time: .shortened))  // was: date.formatted()
 }
@@ -98,7 +85,7 @@ func receiptDate(_ date: Date) -> String {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:212
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:199
 func apiBaseURL() -> String {
     // was: ProcessInfo.processInfo.environment["API_BASE_URL"]
     ProcessEnvironment.current["API_BASE_URL"] ?? "https://api.example.com"
@@ -110,7 +97,7 @@ func apiBaseURL() -> String {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:233
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:220
 func cacheThumbnail(_ data: Data, named name: String) throws {
     let caches = FileSystem.current.url(for: .caches)  // was: FileManager.default.urls(for: .cachesDirectory, …)
     try FileSystem.current.write(data, to: caches.appendingPathComponent(name))  // was: data.write(to:)
@@ -124,7 +111,7 @@ func cacheThumbnail(_ data: Data, named name: String) throws {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:266
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:253
 func syncFinished() {
     Notifications.current.post(name: .init("SyncFinished"))  // was: NotificationCenter.default.post(…)
 }
@@ -142,7 +129,7 @@ func syncFinished() {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:294
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:281
 func fetchGreeting() async throws -> String {
     let url = URL(string: "https://api.example.com/hello")!
     let (data, _) = try await NetworkSession.current.data(from: url)  // was: URLSession.shared.data(from:)
@@ -157,7 +144,7 @@ func fetchGreeting() async throws -> String {
     #expect(stub.requests.count == 1)  // any other request would have failed this test
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:334
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:321
 @MainActor final class Banner {
     var isVisible = false
 

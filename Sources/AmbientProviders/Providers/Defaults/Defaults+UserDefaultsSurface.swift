@@ -3,14 +3,12 @@
 import AmbientCore
 import Foundation
 
-// Why: ported code calls `UserDefaults`' methods by name; these mirror them, one for one,
-// kept apart from Ambient's own additions (typed keys, updates, change streams).
+// Why: ported code calls `UserDefaults`' methods by name; these mirror them, one for one.
 
 /// The `UserDefaults` surface, mirrored so ported code changes one word
 /// (`UserDefaults.standard` → `Defaults.current`) and nothing else: the same names, the
 /// same argument labels, the same conversions as Darwin's `UserDefaults` (see
-/// ``PropertyList``). Everything here exists only for that; new code can use typed keys
-/// (``Defaults/Key``) instead.
+/// ``PropertyList``).
 extension Defaults {
     // MARK: - Reading, as UserDefaults does
 
@@ -63,14 +61,14 @@ extension Defaults {
 
     /// The data for `key`, or `nil`.
     public func data(forKey key: String) -> Data? {
-        store.value(forKey: key).flatMap(Data.init(propertyList:))
+        store.value(forKey: key)?.userDefaultsData
     }
 
     /// The URL for `key`, read as `UserDefaults.url(forKey:)` reads it: a URL stored by
     /// ``set(_:forKey:)-(URL?,_)`` or by `UserDefaults` (an archived `NSURL`), or a path string as
     /// a file URL with `~` expanded; `nil` if missing or anything else.
     public func url(forKey key: String) -> URL? {
-        store.value(forKey: key).flatMap(URL.init(propertyList:))
+        store.value(forKey: key)?.userDefaultsURL
     }
 
     /// The array for `key`, or `nil`.
@@ -81,7 +79,7 @@ extension Defaults {
 
     /// The array of strings for `key`, or `nil` if it is missing or holds anything else.
     public func stringArray(forKey key: String) -> [String]? {
-        store.value(forKey: key).flatMap([String].init(propertyList:))
+        store.value(forKey: key)?.userDefaultsStringArray
     }
 
     /// The dictionary for `key`, or `nil`.
@@ -156,7 +154,7 @@ extension Defaults {
     /// Stores a URL as `UserDefaults.set(_:forKey:)` does on Apple platforms (a keyed archive
     /// of the `NSURL`, which legacy code's `UserDefaults` reads back); `nil` removes the key.
     public func set(_ value: URL?, forKey key: String) {
-        store.set(value?.propertyList, forKey: key)
+        store.set(value.map(PropertyList.init(url:)), forKey: key)
     }
 
     /// Removes the stored value for `key` (a registered default, if any, shows through).
@@ -194,7 +192,7 @@ extension Defaults {
 
     /// `value` as registration keeps it: a property list, or a URL in its stored form.
     private static func registrable(_ value: Any, forKey key: String) throws(InvalidValue) -> PropertyList {
-        if let url = value as? URL { return url.propertyList }
+        if let url = value as? URL { return PropertyList(url: url) }
         guard let checked = PropertyList(value) else { throw InvalidValue(key: key, type: "\(type(of: value))") }
         return checked
     }

@@ -5,43 +5,35 @@ import Foundation
 
 // Why: `UserDefaults.standard` is the singleton legacy code reads most; this is its ambient spelling.
 
-/// The ambient key-value store: the `UserDefaults` surface you know, with typed keys,
-/// atomic updates, change streams and an in-memory fake.
+/// The ambient key-value store: the `UserDefaults` surface you know, and an in-memory
+/// fake for tests.
 ///
 /// ```swift
 /// func makeWidget() -> String {
 ///     (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget"
 /// }
 ///
-/// extension Defaults.Key<Int> {
-///     static var currentReminderId: Self { Self("currentReminderId", default: 0) }
-/// }
-///
-/// func nextReminderId() -> Int {
-///     Defaults.current.update(.currentReminderId) { $0 + 1 }   // atomic: no lost increments
-/// }
-///
 /// // In a test:
 /// let defaults = Defaults.inMemory(["defaultColour": "Red"])
 /// withInjected(defaults) {
 ///     #expect(makeWidget() == "RedWidget")
-///     #expect(nextReminderId() == 1)
+///     Defaults.current.set(2, forKey: "currentReminderId")
 /// }
-/// #expect(defaults.snapshot == ["defaultColour": "Red", "currentReminderId": 1])
+/// #expect(defaults.snapshot == ["defaultColour": "Red", "currentReminderId": 2])
 /// ```
 ///
 /// ## Bad input
 /// Only property-list values can be stored. `set(_:forKey:)` (the `Any?` form) does not
 /// throw, as `UserDefaults`' does not: for anything else it leaves the store unchanged,
 /// logs the problem (naming the key and the type) and stops a debug build.
-/// ``set(checking:forKey:)`` throws ``InvalidValue`` instead. Reading a key as the wrong type returns `nil` (or `0`, `false`, the key's
-/// default) — it never crashes.
+/// ``set(checking:forKey:)`` throws ``InvalidValue`` instead. Reading a key as the wrong
+/// type returns `nil` (or `0`, `false`) — it never crashes.
 ///
-/// ## Atomicity and observation
-/// Writes made through Ambient are serialised per store (``standard``, each ``suite(_:)``
-/// name, each ``inMemory(_:)`` instance), so ``update(_:_:)`` cannot lose a concurrent
-/// write made through Ambient, and ``changes(forKey:)`` reports each of them. Writes made
-/// to the same `UserDefaults` behind Ambient's back are neither serialised nor reported.
+/// ## Thread safety
+/// Every store is safe to read and write from any thread, as `UserDefaults` is. A
+/// read-modify-write (read a counter, write it back plus one) is two calls, as it is on
+/// `UserDefaults`: code that needs it atomic holds its own lock across both
+/// (<doc:MigratingFromASwizzledSingleton> shows how).
 public struct Defaults: AmbientValue, CustomStringConvertible {
     let store: any DefaultsStore
 
@@ -143,76 +135,7 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
     }
 
     // The `UserDefaults` surface (reading and writing as `UserDefaults` does) is in
-    // Defaults+UserDefaultsSurface.swift; Ambient's own additions follow.
-
-    // MARK: - Typed keys
-
-    /// A typed key: its name in the store and the value to read when nothing usable is
-    /// stored there.
-    ///
-    /// ```swift
-    /// extension Defaults.Key<Theme> {
-    ///     static var theme: Self { Self("theme", default: .light) }
-    /// }
-    /// Defaults.current[.theme] = .dark
-    /// ```
-    public struct Key<Value: DefaultsValue>: Sendable {
-        /// The key's name in the store.
-        public let name: String
-        /// What reading returns when the key is missing or holds something that does not
-        /// convert to `Value`.
-        public let defaultValue: Value
-
-        /// A key named `name` reading `defaultValue` when unset.
-        public init(_ name: String, default defaultValue: Value) {
-            self.name = name
-            self.defaultValue = defaultValue
-        }
-    }
-
-    /// The value for `key`, or its default; setting stores it.
-    public subscript<Value>(key: Key<Value>) -> Value {
-        get { store.value(forKey: key.name).flatMap(Value.init(propertyList:)) ?? key.defaultValue }
-        nonmutating set { store.set(newValue.propertyList, forKey: key.name) }
-    }
-
-    /// Atomically replaces the value for `key` with `transform(current)` and returns the new
-    /// value: concurrent updates through Ambient never lose one another's writes.
-    ///
-    /// ```swift
-    /// let id = Defaults.current.update(.currentReminderId) { $0 + 1 }
-    /// ```
-    @discardableResult
-    public func update<Value>(_ key: Key<Value>, _ transform: (Value) throws -> Value) rethrows -> Value {
-        try store.update(key.name) { stored in
-            let current = stored.flatMap(Value.init(propertyList:)) ?? key.defaultValue
-            let updated = try transform(current)
-            return (updated.propertyList, updated)
-        }
-    }
-
-    /// Removes the stored value for `key`.
-    public func removeValue<Value>(for key: Key<Value>) {
-        store.set(nil, forKey: key.name)
-    }
-
-    // MARK: - Observation
-
-    /// Every later change to `key` made through Ambient on this store: the new value, or
-    /// `nil` when it was removed. The stream ends when the consuming task does.
-    ///
-    /// ```swift
-    /// for await colour in Defaults.current.changes(forKey: "defaultColour") { redraw(colour) }
-    /// ```
-    public func changes(forKey key: String) -> AsyncStream<PropertyList?> {
-        store.changes(forKey: key)
-    }
-
-    /// Every later change to a typed key: its new value (the key's default when removed
-    /// or unreadable).
-    public func changes<Value>(for key: Key<Value>) -> AsyncMapSequence<AsyncStream<PropertyList?>, Value> {
-        store.changes(forKey: key.name).map { $0.flatMap(Value.init(propertyList:)) ?? key.defaultValue }
-    }
+    // Defaults+UserDefaultsSurface.swift.
 
     // MARK: - Errors
 

@@ -8,77 +8,46 @@ import Foundation
 /// The storage behind a ``Defaults`` value: a dictionary in memory
 /// (``InMemoryDefaultsStore``) or Foundation's `UserDefaults` (``UserDefaultsStore``).
 ///
-/// A store supplies five primitives, which the operations below call with the store's
-/// lock held; the operations add what every store needs: one lock per store, so
-/// read-modify-write is atomic, change streams that hear of every write made through
-/// Ambient, and strict mode's check for a fake kept from an earlier scope.
+/// A store supplies five primitives, each safe to call from any thread, as `UserDefaults`'
+/// own are; the operations below add strict mode's check for a fake kept from an earlier
+/// scope.
 protocol DefaultsStore: AnyObject, Sendable, CustomStringConvertible {
-    /// The store's lock and its change observers.
-    var coordination: DefaultsStoreCoordination { get }
-
     /// Whether this store is a test fake (in memory): strict mode checks fakes for pinning.
     var isFake: Bool { get }
 
-    /// The stored or registered value for `key`. Called with the lock held.
+    /// The stored or registered value for `key`.
     func read(_ key: String) -> PropertyList?
-    /// Stores `value` (`nil`: removes it). Called with the lock held.
+    /// Stores `value` (`nil`: removes it).
     func write(_ value: PropertyList?, forKey key: String)
-    /// Registers fallbacks, as `UserDefaults.register(defaults:)`. Called with the lock held.
+    /// Registers fallbacks, as `UserDefaults.register(defaults:)`.
     func registerValues(_ values: [String: PropertyList])
-    /// What the store itself holds (no registered values). Called with the lock held.
+    /// What the store itself holds (no registered values).
     func persistentValues() -> [String: PropertyList]
-    /// Every value a read can see: registered ones under stored ones. Called with the lock held.
+    /// Every value a read can see: registered ones under stored ones.
     func visibleValues() -> [String: PropertyList]
 }
 
 extension DefaultsStore {
-    private var lock: Lock { coordination.lock }
-
     func value(forKey key: String) -> PropertyList? {
         checkNotPinned("read \"\(key)\" from")
-        return lock.withLock { read(key) }
+        return read(key)
     }
 
     func set(_ value: PropertyList?, forKey key: String) {
         checkNotPinned("wrote \"\(key)\" to")
-        lock.withLock { write(value, forKey: key) }
-        coordination.notify(key, value)
+        write(value, forKey: key)
     }
 
     func register(_ values: [String: PropertyList]) {
-        lock.withLock { registerValues(values) }
+        registerValues(values)
     }
 
     var snapshot: [String: PropertyList] {
-        lock.withLock { persistentValues() }
+        persistentValues()
     }
 
     var everything: [String: PropertyList] {
-        lock.withLock { visibleValues() }
-    }
-
-    /// Atomically replaces the value for `key` with `transform(old)`; returns the new value.
-    func update<R>(
-        _ key: String,
-        _ transform: (PropertyList?) throws -> (stored: PropertyList?, result: R)
-    ) rethrows -> R {
-        checkNotPinned("updated \"\(key)\" in")
-        lock.lock()
-        let outcome: (stored: PropertyList?, result: R)
-        do {
-            outcome = try transform(read(key))
-        } catch {
-            lock.unlock()
-            throw error
-        }
-        write(outcome.stored, forKey: key)
-        lock.unlock()
-        coordination.notify(key, outcome.stored)
-        return outcome.result
-    }
-
-    func changes(forKey key: String) -> AsyncStream<PropertyList?> {
-        coordination.changes(forKey: key)
+        visibleValues()
     }
 
     /// Under strict mode, reports this fake being used where a *different* fake is current:

@@ -4,25 +4,35 @@ import AmbientCore
 // Why: a fake store per test, complete and thread-safe, gone with the test.
 
 /// A dictionary in memory: isolated per instance, gone with it (``Defaults/inMemory(_:)``).
-final class InMemoryDefaultsStore: DefaultsStore, @unchecked Sendable {
-    // @unchecked: both dictionaries are only touched under `coordination.lock`.
-    let coordination = DefaultsStoreCoordination()
-    private var values: [String: PropertyList]
-    private var registered: [String: PropertyList] = [:]
+final class InMemoryDefaultsStore: DefaultsStore {
+    /// What was stored, and what was registered underneath it.
+    private struct Contents {
+        var values: [String: PropertyList]
+        var registered: [String: PropertyList] = [:]
+    }
+
+    private let contents: Locked<Contents>
 
     init(_ values: [String: PropertyList]) {
-        self.values = values
+        contents = Locked(Contents(values: values))
     }
 
     var isFake: Bool { true }
-    func read(_ key: String) -> PropertyList? { values[key] ?? registered[key] }
-    func write(_ value: PropertyList?, forKey key: String) { values[key] = value }
-    func registerValues(_ values: [String: PropertyList]) {
-        registered.merge(values) { _, new in new }
+    func read(_ key: String) -> PropertyList? {
+        contents.withLock { $0.values[key] ?? $0.registered[key] }
     }
-    func persistentValues() -> [String: PropertyList] { values }
-    func visibleValues() -> [String: PropertyList] { registered.merging(values) { _, stored in stored } }
+    func write(_ value: PropertyList?, forKey key: String) {
+        contents.withLock { $0.values[key] = value }
+    }
+    func registerValues(_ values: [String: PropertyList]) {
+        contents.withLock { $0.registered.merge(values) { _, new in new } }
+    }
+    func persistentValues() -> [String: PropertyList] { contents.withLock { $0.values } }
+    func visibleValues() -> [String: PropertyList] {
+        contents.withLock { $0.registered.merging($0.values) { _, stored in stored } }
+    }
     var description: String {
-        "Defaults.inMemory(\(values.count) \(values.count == 1 ? "key" : "keys"))"
+        let count = contents.withLock { $0.values.count }
+        return "Defaults.inMemory(\(count) \(count == 1 ? "key" : "keys"))"
     }
 }

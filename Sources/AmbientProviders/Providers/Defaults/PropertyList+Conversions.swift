@@ -82,6 +82,43 @@ extension PropertyList {
         }
     }
 
+    /// The data itself; `nil` otherwise (`data(forKey:)`).
+    var userDefaultsData: Data? {
+        guard case .data(let value) = self else { return nil }
+        return value
+    }
+
+    /// The array, if every element is a string; `nil` otherwise (`stringArray(forKey:)`).
+    var userDefaultsStringArray: [String]? {
+        guard case .array(let values) = self else { return nil }
+        var strings: [String] = []
+        strings.reserveCapacity(values.count)
+        for value in values {
+            guard case .string(let string) = value else { return nil }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    /// The URL `url(forKey:)` reads, as `UserDefaults.url(forKey:)` reads it: a keyed archive
+    /// of an `NSURL` (what `init(url:)` writes, and `UserDefaults.set(_:forKey:)` on Apple
+    /// platforms), or a path string, made a file URL with `~` expanded (`"~/Documents"`,
+    /// `"/tmp/a"`). A string with a scheme (`"https://…"`) is read as that URL; `UserDefaults`
+    /// would read it as a relative path. `nil` for anything else.
+    var userDefaultsURL: URL? {
+        switch self {
+        case .data(let data): URLArchive.url(from: data)
+        case .string(let text): URLArchive.url(fromString: text)
+        default: nil
+        }
+    }
+
+    /// A URL as `UserDefaults.set(_:forKey:)` stores one on Apple platforms: a keyed archive of
+    /// the `NSURL`, so legacy code reading the same suite with `UserDefaults` gets it back.
+    init(url: URL) {
+        self = .data(URLArchive.data(for: url))
+    }
+
     // MARK: - NSNumber and NSString, spelled out
 
     /// `Int(value)` toward zero, clamped to `Int`'s range; 0 for NaN.

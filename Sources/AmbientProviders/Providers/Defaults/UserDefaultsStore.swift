@@ -8,8 +8,7 @@ import Foundation
 /// Foundation's `UserDefaults`: the standard domain or a named suite (``Defaults/standard``,
 /// ``Defaults/suite(_:)``).
 final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
-    // @unchecked: `UserDefaults` is thread-safe, and so is `coordination`.
-    let coordination = DefaultsStoreCoordination()
+    // @unchecked: `UserDefaults` is thread-safe.
     private let defaults: UserDefaults
     private let suiteName: String?
 
@@ -20,7 +19,8 @@ final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
 
     static let standard = UserDefaultsStore(defaults: .standard, suiteName: nil)
 
-    /// One store per suite name, so every `Defaults.suite(name)` shares one lock.
+    /// One store per suite name, so every `Defaults.suite(name)` reads and writes through
+    /// the same `UserDefaults` object.
     private static let suites = Locked<[String: UserDefaultsStore]>([:])
 
     static func suite(_ name: String) -> UserDefaultsStore? {
@@ -43,7 +43,7 @@ final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
     /// legacy code registered on the suite itself (`UserDefaults.register(defaults:)` keeps
     /// the `URL` object) in the form a set URL is stored in.
     private static func stored(_ value: Any) -> PropertyList? {
-        if let url = value as? URL { return url.propertyList }
+        if let url = value as? URL { return PropertyList(url: url) }
         return PropertyList(value)
     }
 
