@@ -13,13 +13,17 @@ import Foundation
 ///     (Defaults.current.string(forKey: "defaultColour") ?? "") + "Widget"
 /// }
 ///
+/// func rememberColour(_ colour: String) {
+///     Defaults.current.set(colour, forKey: "defaultColour")
+/// }
+///
 /// // In a test:
 /// let defaults = Defaults.inMemory(["defaultColour": "Red"])
 /// withInjected(defaults) {
 ///     #expect(makeWidget() == "RedWidget")
-///     Defaults.current.set(2, forKey: "currentReminderId")
+///     rememberColour("Blue")
 /// }
-/// #expect(defaults.snapshot == ["defaultColour": "Red", "currentReminderId": 2])
+/// #expect(defaults.snapshot == ["defaultColour": "Blue"])
 /// ```
 ///
 /// ## Bad input
