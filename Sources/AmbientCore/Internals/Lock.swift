@@ -26,40 +26,30 @@ import WinSDK
 /// lock.withLock { counter += 1 }
 /// ```
 ///
-/// `Lock(recursive: true)` lets the thread that holds it take it again; only a
-/// ``DefaultsStore`` needs that (its `update` runs the caller's transform under the lock,
-/// and a transform may read the same store). A recursive lock cannot be waited on.
+/// Not recursive: a thread that takes it again while holding it stops with a message
+/// (on Windows, it deadlocks).
 package final class Lock: @unchecked Sendable {
     // @unchecked: the mutex and condition are the synchronisation; they live at stable
     // addresses allocated here and are only touched through the platform's calls.
     #if os(Windows)
-    // Non-recursive: a slim reader/writer lock taken exclusively (never recursive, as
-    // the POSIX error-checking mutex is not). Recursive: a critical section, which always is.
+    // A slim reader/writer lock taken exclusively (never recursive, as the POSIX
+    // error-checking mutex is not).
     private let mutex = UnsafeMutablePointer<SRWLOCK>.allocate(capacity: 1)
-    private let section: UnsafeMutablePointer<CRITICAL_SECTION>?
     private let condition = UnsafeMutablePointer<CONDITION_VARIABLE>.allocate(capacity: 1)
     #else
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     #endif
-    private let recursive: Bool
 
-    /// A new, unlocked lock; `recursive`: the holder may take it again (see the type).
-    package init(recursive: Bool = false) {
-        self.recursive = recursive
+    /// A new, unlocked lock.
+    package init() {
         #if os(Windows)
         InitializeSRWLock(mutex)
-        if recursive {
-            section = UnsafeMutablePointer<CRITICAL_SECTION>.allocate(capacity: 1)
-            InitializeCriticalSection(section)
-        } else {
-            section = nil
-        }
         InitializeConditionVariable(condition)
         #else
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(recursive ? PTHREAD_MUTEX_RECURSIVE : PTHREAD_MUTEX_ERRORCHECK))
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
         let made = pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
         precondition(made == 0, "Ambient.Lock: pthread_mutex_init failed (\(made))")
@@ -68,12 +58,7 @@ package final class Lock: @unchecked Sendable {
     }
 
     deinit {
-        #if os(Windows)
-        if let section {
-            DeleteCriticalSection(section)
-            section.deallocate()
-        }
-        #else
+        #if !os(Windows)
         pthread_cond_destroy(condition)
         pthread_mutex_destroy(mutex)
         #endif
@@ -84,17 +69,17 @@ package final class Lock: @unchecked Sendable {
     /// Takes the lock, waiting while another thread holds it.
     package func lock() {
         #if os(Windows)
-        if let section { EnterCriticalSection(section) } else { AcquireSRWLockExclusive(mutex) }
+        AcquireSRWLockExclusive(mutex)
         #else
         let result = pthread_mutex_lock(mutex)
-        precondition(result == 0, "Ambient.Lock: lock failed (\(result)); a non-recursive lock taken twice?")
+        precondition(result == 0, "Ambient.Lock: lock failed (\(result)); the lock taken twice by one thread?")
         #endif
     }
 
     /// Releases the lock, which the calling thread must hold.
     package func unlock() {
         #if os(Windows)
-        if let section { LeaveCriticalSection(section) } else { ReleaseSRWLockExclusive(mutex) }
+        ReleaseSRWLockExclusive(mutex)
         #else
         let result = pthread_mutex_unlock(mutex)
         precondition(result == 0, "Ambient.Lock: unlock failed (\(result)); released by a thread not holding it?")
@@ -113,7 +98,6 @@ package final class Lock: @unchecked Sendable {
     /// holds it again before returning. Wake-ups can be spurious: wait in a loop that
     /// checks the condition you wait for.
     package func wait() {
-        precondition(!recursive, "Ambient.Lock: a recursive lock cannot be waited on")
         #if os(Windows)
         _ = SleepConditionVariableSRW(condition, mutex, INFINITE, 0)
         #else

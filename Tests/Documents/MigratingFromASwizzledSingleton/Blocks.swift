@@ -60,14 +60,14 @@ func nextReminderId() -> Int {
     #expect(defaults.snapshot.count == 1_001)  // the counter and 1,000 different ids
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:357
-enum Superseded357 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:361
+enum Superseded361 {
     func isOverdue(_ reminder: Reminder) -> Bool {
         reminder.due < Date()
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:365
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:369
 func isOverdue(_ reminder: Reminder) -> Bool {
     reminder.due < Clock.current.now
 }
@@ -82,14 +82,14 @@ func isOverdue(_ reminder: Reminder) -> Bool {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:394
-enum Superseded394 {
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:398
+enum Superseded398 {
     func finishSync(_ items: [String]) {
         AppLogger.shared.info("sync finished: \(items.count) items")
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:403
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:407
 func finishSync(_ items: [String]) {
     Logger.current.info("sync finished", metadata: ["items": "\(items.count)"])
 }
@@ -103,19 +103,19 @@ func finishSync(_ items: [String]) {
     #expect(log.captured.first?.date == Date(timeIntervalSince1970: 0))
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:429
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:433
 final class SettingsCache: @unchecked Sendable {
     private let defaults = Defaults.current  // evaluated once, when the object is made
     func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:441
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:445
 final class SettingsStore: @unchecked Sendable {
     private var defaults: Defaults { .current }  // looked up at each use
     func remember(_ value: Int) { defaults.set(value, forKey: "cached") }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:486
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:490
 final class SearchIndex: Sendable {
     private let queue = DispatchQueue(label: "SearchIndex")
     private let entries = ["buy milk", "milk the cow", "oat milk", "walk the dog"]
@@ -128,7 +128,7 @@ final class SearchIndex: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:505
+// Sources/Ambient/Ambient.docc/MigratingFromASwizzledSingleton.md:509
 @Test func searchHonoursTheLimit() async {
     await withInjectedProcessWide(Defaults.inMemory(["searchLimit": 2])) {
         let found = await withCheckedContinuation { continuation in

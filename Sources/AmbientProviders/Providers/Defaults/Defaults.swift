@@ -34,7 +34,8 @@ import Foundation
 /// type returns `nil` (or `0`, `false`) — it never crashes.
 ///
 /// ## Thread safety
-/// Every store is safe to read and write from any thread, as `UserDefaults` is. A
+/// Every store is safe to read and write from any thread, as Darwin's `UserDefaults` is
+/// (Linux's loses writes made from several threads at once; Ambient serialises its calls). A
 /// read-modify-write (read a counter, write it back plus one) is two calls, as it is on
 /// `UserDefaults`: code that needs it atomic holds its own lock across both
 /// (<doc:MigratingFromASwizzledSingleton> shows how).

@@ -8,7 +8,12 @@ import Foundation
 /// Foundation's `UserDefaults`: the standard domain or a named suite (``Defaults/standard``,
 /// ``Defaults/suite(_:)``).
 final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
-    // @unchecked: `UserDefaults` is thread-safe.
+    // @unchecked: `defaults` is only touched with `lock` held.
+
+    /// Held around every call into `defaults`: Linux's Foundation loses writes made to one
+    /// `UserDefaults` from several threads at once (a key written, then read back on the
+    /// same thread, reads as missing), and legacy code expects Darwin's, which does not.
+    private let lock = Lock()
     private let defaults: UserDefaults
     private let suiteName: String?
 
@@ -36,7 +41,7 @@ final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
     var isFake: Bool { false }
 
     func read(_ key: String) -> PropertyList? {
-        defaults.object(forKey: key).flatMap(Self.stored)
+        lock.withLock { defaults.object(forKey: key) }.flatMap(Self.stored)
     }
 
     /// A value the suite holds, as ``Defaults`` keeps it: a property list, or a URL that
@@ -48,24 +53,30 @@ final class UserDefaultsStore: DefaultsStore, @unchecked Sendable {
     }
 
     func write(_ value: PropertyList?, forKey key: String) {
-        if let value {
-            defaults.set(value.foundationValue, forKey: key)
-        } else {
-            defaults.removeObject(forKey: key)
+        let object = value?.foundationValue
+        lock.withLock {
+            if let object {
+                defaults.set(object, forKey: key)
+            } else {
+                defaults.removeObject(forKey: key)
+            }
         }
     }
 
     func registerValues(_ values: [String: PropertyList]) {
-        defaults.register(defaults: values.mapValues(\.foundationValue))
+        let objects = values.mapValues(\.foundationValue)
+        lock.withLock { defaults.register(defaults: objects) }
     }
 
     func visibleValues() -> [String: PropertyList] {
-        defaults.dictionaryRepresentation().compactMapValues(Self.stored)
+        lock.withLock { defaults.dictionaryRepresentation() }.compactMapValues(Self.stored)
     }
 
     func persistentValues() -> [String: PropertyList] {
         let domain = suiteName ?? Bundle.main.bundleIdentifier
-        let values = domain.flatMap { defaults.persistentDomain(forName: $0) } ?? defaults.dictionaryRepresentation()
+        let values = lock.withLock {
+            domain.flatMap { defaults.persistentDomain(forName: $0) } ?? defaults.dictionaryRepresentation()
+        }
         return values.compactMapValues(Self.stored)
     }
 
