@@ -177,7 +177,7 @@ extension Defaults {
                 Self.report(error)
             }
         }
-        store.register(checked)
+        store.registerValues(checked)
     }
 
     /// Registers fallback values, or throws ``InvalidValue`` — and registers nothing — if
@@ -187,7 +187,7 @@ extension Defaults {
         for (key, value) in defaults {
             checked[key] = try Self.registrable(value, forKey: key)
         }
-        store.register(checked)
+        store.registerValues(checked)
     }
 
     /// `value` as registration keeps it: a property list, or a URL in its stored form.
@@ -200,7 +200,7 @@ extension Defaults {
     /// Every value a read can see, registered ones included (stored ones win), as
     /// Foundation values: `UserDefaults.dictionaryRepresentation()`.
     public func dictionaryRepresentation() -> [String: Any] {
-        store.everything.mapValues(\.foundationValue)
+        store.visibleValues().mapValues(\.foundationValue)
     }
 
     /// Does nothing and returns `true`: every write is already visible to every reader.

@@ -131,7 +131,7 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
 
     /// The values stored (not those merely registered), for assertions.
     public var snapshot: [String: PropertyList] {
-        store.snapshot
+        store.persistentValues()
     }
 
     /// Which store this is.

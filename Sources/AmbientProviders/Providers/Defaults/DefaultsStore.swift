@@ -8,9 +8,9 @@ import Foundation
 /// The storage behind a ``Defaults`` value: a dictionary in memory
 /// (``InMemoryDefaultsStore``) or Foundation's `UserDefaults` (``UserDefaultsStore``).
 ///
-/// A store supplies five primitives, each safe to call from any thread, as `UserDefaults`'
-/// own are; the operations below add strict mode's check for a fake kept from an earlier
-/// scope.
+/// A store supplies five primitives, each safe to call from any thread (each store takes
+/// a lock of its own); reading and writing through `value(forKey:)` and `set(_:forKey:)`
+/// adds strict mode's check for a fake kept from an earlier scope.
 protocol DefaultsStore: AnyObject, Sendable, CustomStringConvertible {
     /// Whether this store is a test fake (in memory): strict mode checks fakes for pinning.
     var isFake: Bool { get }
@@ -36,18 +36,6 @@ extension DefaultsStore {
     func set(_ value: PropertyList?, forKey key: String) {
         checkNotPinned("wrote \"\(key)\" to")
         write(value, forKey: key)
-    }
-
-    func register(_ values: [String: PropertyList]) {
-        registerValues(values)
-    }
-
-    var snapshot: [String: PropertyList] {
-        persistentValues()
-    }
-
-    var everything: [String: PropertyList] {
-        visibleValues()
     }
 
     /// Under strict mode, reports this fake being used where a *different* fake is current:
