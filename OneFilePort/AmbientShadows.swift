@@ -38,8 +38,9 @@ typealias NumberFormatter = RegionalNumberFormatter
 extension Defaults {
     /// What `UserDefaults.standard` is here; for the system's, `Foundation.UserDefaults.standard`.
     typealias UnwrapAs_Foundation_UserDefaults_standard = Defaults
-    /// `UserDefaults.standard` here: the current defaults.
-    nonisolated static var standard: UnwrapAs_Foundation_UserDefaults_standard { .current }
+    /// `UserDefaults.standard` here: the current defaults wherever it is used (kept in a
+    /// property, it still follows the running test).
+    nonisolated static var standard: UnwrapAs_Foundation_UserDefaults_standard { .followingCurrent }
 
     /// `UserDefaults(suiteName:)` has no ambient form: a suite is the live one's.
     @available(*, unavailable, message: "no ambient suite: UserDefaults.suite(name) is the live one, as Defaults")
@@ -49,22 +50,22 @@ extension Defaults {
 extension Notifications {
     /// What `NotificationCenter.default` is here; for its system center, `.center`.
     typealias UnwrapAs_default_center = Notifications
-    /// `NotificationCenter.default` here: the current notifications.
-    nonisolated static var `default`: UnwrapAs_default_center { .current }
+    /// `NotificationCenter.default` here: the current notifications wherever it is used.
+    nonisolated static var `default`: UnwrapAs_default_center { .followingCurrent }
 }
 
 extension FileSystem {
     /// What `FileManager.default` is here; for the system's, `Foundation.FileManager.default`.
     typealias UnwrapAs_Foundation_FileManager_default = FileSystem
-    /// `FileManager.default` here: the current file system.
-    nonisolated static var `default`: UnwrapAs_Foundation_FileManager_default { .current }
+    /// `FileManager.default` here: the current file system wherever it is used.
+    nonisolated static var `default`: UnwrapAs_Foundation_FileManager_default { .followingCurrent }
 }
 
 extension ProcessEnvironment {
     /// What `ProcessInfo.processInfo` is here; for the system's, `Foundation.ProcessInfo.processInfo`.
     typealias UnwrapAs_Foundation_ProcessInfo_processInfo = ProcessEnvironment
-    /// `ProcessInfo.processInfo` here: the current environment.
-    nonisolated static var processInfo: UnwrapAs_Foundation_ProcessInfo_processInfo { .current }
+    /// `ProcessInfo.processInfo` here: the current environment wherever it is used.
+    nonisolated static var processInfo: UnwrapAs_Foundation_ProcessInfo_processInfo { .followingCurrent }
     /// `ProcessInfo.processInfo.environment` here.
     nonisolated var environment: [String: String] { variables }
 }
@@ -73,13 +74,13 @@ extension NetworkSession {
     /// What `URLSession.shared` is here; for the system's, `Foundation.URLSession.shared`
     /// (`FoundationNetworking.URLSession.shared` on Linux).
     typealias UnwrapAs_Foundation_URLSession_shared = NetworkSession
-    /// `URLSession.shared` here: the current session.
-    nonisolated static var shared: UnwrapAs_Foundation_URLSession_shared { .current }
+    /// `URLSession.shared` here: the current session wherever it is used.
+    nonisolated static var shared: UnwrapAs_Foundation_URLSession_shared { .followingCurrent }
 }
 
 extension CarryingQueue {
-    /// `DispatchQueue.main` here: the current main queue.
-    nonisolated static var main: MainQueue.UnwrapAs_main_system { .current }
+    /// `DispatchQueue.main` here: the current main queue wherever it is used.
+    nonisolated static var main: MainQueue.UnwrapAs_main_system { .followingCurrent }
     /// `DispatchQueue.Attributes` here.
     typealias Attributes = Dispatch.DispatchQueue.Attributes
 }
@@ -131,8 +132,8 @@ extension MainQueue {
     typealias UnwrapAs_main_systemOperationQueue = MainQueue
 
     /// `.main` where this module passes a main queue (`group.notify(queue: .main)`): the
-    /// current main queue.
-    nonisolated static var main: MainQueue { .current }
+    /// current main queue wherever it is used.
+    nonisolated static var main: MainQueue { .followingCurrent }
 
     /// `OperationQueue.main.addOperation` here: the current main queue's `async`.
     nonisolated func addOperation(_ block: @escaping @MainActor @Sendable () -> Void) {
@@ -141,47 +142,152 @@ extension MainQueue {
 }
 
 extension Foundation.OperationQueue {
-    /// `OperationQueue.main` here: the current main queue.
-    nonisolated static var main: MainQueue.UnwrapAs_main_systemOperationQueue { .current }
+    /// `OperationQueue.main` here: the current main queue wherever it is used.
+    nonisolated static var main: MainQueue.UnwrapAs_main_systemOperationQueue { .followingCurrent }
 }
 
-/// `DateFormatter()` here: a formatter in the current region's locale, time zone and calendar.
+/// `DateFormatter()` here: a formatter in the region current wherever it is used, so that one
+/// made before a test (a formatter kept in a property, a static) formats in the running test's
+/// region. The locale, time zone or calendar the module sets itself stays set. With no region
+/// injected, it is Foundation's formatter as Foundation makes it.
 nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchecked Sendable {
+    // @unchecked: `following` and `applied` are only touched with `lock` held (or in `init`).
+    private let lock = NSLock()
+    private var following = (locale: true, timeZone: true, calendar: true)
+    private var applied = Region.live
+    private var made: (locale: Locale?, timeZone: TimeZone?, calendar: Calendar?) = (nil, nil, nil)
+
     override init() {
         super.init()
-        let region = Region.current
-        locale = region.locale
-        timeZone = region.timeZone
-        calendar = region.calendar
+        following = (true, true, true)
+        made = (super.locale, super.timeZone, super.calendar)
     }
 
     required init?(coder: NSCoder) {
         super.init(coder: coder)
+    }
+
+    override var locale: Locale! {
+        get { super.locale }
+        set {
+            lock.withLock {
+                following.locale = false
+                super.locale = newValue
+            }
+        }
+    }
+
+    override var timeZone: TimeZone! {
+        get { super.timeZone }
+        set {
+            lock.withLock {
+                following.timeZone = false
+                super.timeZone = newValue
+            }
+        }
+    }
+
+    override var calendar: Calendar! {
+        get { super.calendar }
+        set {
+            lock.withLock {
+                following.calendar = false
+                super.calendar = newValue
+            }
+        }
+    }
+
+    override func string(from date: Date) -> String {
+        lock.withLock {
+            follow()
+            return super.string(from: date)
+        }
+    }
+
+    override func date(from string: String) -> Date? {
+        lock.withLock {
+            follow()
+            return super.date(from: string)
+        }
+    }
+
+    /// Takes the current region's settings for what the module has not set (Foundation's, as
+    /// made, for the live region). Called with `lock` held.
+    private func follow() {
+        let region = Region.current
+        guard region != applied else { return }
+        applied = region
+        let live = region == .live
+        if following.locale { super.locale = live ? made.locale : region.locale }
+        if following.timeZone { super.timeZone = live ? made.timeZone : region.timeZone }
+        if following.calendar { super.calendar = live ? made.calendar : region.calendar }
     }
 }
 
-/// `NumberFormatter()` here: a formatter in the current region's locale.
+/// `NumberFormatter()` here: a formatter in the locale of the region current wherever it is
+/// used (unless the module sets its own); with no region injected, Foundation's formatter as
+/// Foundation makes it.
 nonisolated final class RegionalNumberFormatter: Foundation.NumberFormatter, @unchecked Sendable {
+    // @unchecked: `following` and `applied` are only touched with `lock` held (or in `init`).
+    private let lock = NSLock()
+    private var following = true
+    private var applied = Region.live
+    private var made: Locale?
+
     override init() {
         super.init()
-        locale = Region.current.locale
+        following = true
+        made = super.locale
     }
 
     required init?(coder: NSCoder) {
         super.init(coder: coder)
+    }
+
+    override var locale: Locale! {
+        get { super.locale }
+        set {
+            lock.withLock {
+                following = false
+                super.locale = newValue
+            }
+        }
+    }
+
+    override func string(from number: NSNumber) -> String? {
+        lock.withLock {
+            follow()
+            return super.string(from: number)
+        }
+    }
+
+    override func number(from string: String) -> NSNumber? {
+        lock.withLock {
+            follow()
+            return super.number(from: string)
+        }
+    }
+
+    /// Takes the current region's locale unless the module set its own. Called with `lock` held.
+    private func follow() {
+        let region = Region.current
+        guard following, region != applied else { return }
+        applied = region
+        super.locale = region == .live ? made : region.locale
     }
 }
 
 // MARK: System APIs that would take the system's main queue in their own parameter's type.
 
 extension Dispatch.DispatchQueue {
-    /// `.main` where a Dispatch queue is expected: the current main queue, so that
-    /// `group.notify(queue: .main)` is ambient, and a system API's `.main` a compile error.
+    /// `.main` where a Dispatch queue is expected: the current main queue wherever it is used,
+    /// so that `group.notify(queue: .main)` is ambient, and a system API's `.main` a compile
+    /// error.
     /// (`.global()` cannot be taken over so: Swift lets no declaration of a module hide a
     /// method of the same signature that another module's type has unless it is available.
     /// `group.notify(queue: .global())` carries, through Ambient's own `notify`; another
     /// system API's `.global()` is the system's queue, as the guide says.)
-    nonisolated static var main: MainQueue.UnwrapAs_main_system { .current }
+    nonisolated static var main: MainQueue.UnwrapAs_main_system { .followingCurrent }
 }
 
 extension DispatchGroup {
@@ -251,25 +357,45 @@ extension UUID {
 /// The current region (in the extensions below, `Region` would be `Locale.Region`).
 nonisolated private func currentRegion() -> Region { Region.current }
 
+// With no region injected, each is the system's own value (`SystemSingletons`), not the live
+// region's, which reads the autoupdating ones: `Locale.current` prints as Foundation's does.
 extension Locale {
     /// `Locale.current` here: the current region's.
-    nonisolated static var current: Locale { currentRegion().locale }
+    nonisolated static var current: Locale {
+        let region = currentRegion()
+        return region == .live ? SystemSingletons.locale : region.locale
+    }
     /// `Locale.autoupdatingCurrent` here.
-    nonisolated static var autoupdatingCurrent: Locale { currentRegion().locale }
+    nonisolated static var autoupdatingCurrent: Locale {
+        let region = currentRegion()
+        return region == .live ? SystemSingletons.autoupdatingLocale : region.locale
+    }
 }
 
 extension TimeZone {
     /// `TimeZone.current` here: the current region's.
-    nonisolated static var current: TimeZone { currentRegion().timeZone }
+    nonisolated static var current: TimeZone {
+        let region = currentRegion()
+        return region == .live ? SystemSingletons.timeZone : region.timeZone
+    }
     /// `TimeZone.autoupdatingCurrent` here.
-    nonisolated static var autoupdatingCurrent: TimeZone { currentRegion().timeZone }
+    nonisolated static var autoupdatingCurrent: TimeZone {
+        let region = currentRegion()
+        return region == .live ? SystemSingletons.autoupdatingTimeZone : region.timeZone
+    }
 }
 
 extension Calendar {
     /// `Calendar.current` here: the current region's.
-    nonisolated static var current: Calendar { currentRegion().calendar }
+    nonisolated static var current: Calendar {
+        let region = currentRegion()
+        return region == .live ? SystemSingletons.calendar : region.calendar
+    }
     /// `Calendar.autoupdatingCurrent` here.
-    nonisolated static var autoupdatingCurrent: Calendar { currentRegion().calendar }
+    nonisolated static var autoupdatingCurrent: Calendar {
+        let region = currentRegion()
+        return region == .live ? SystemSingletons.autoupdatingCalendar : region.calendar
+    }
 }
 
 extension Data {
@@ -277,23 +403,35 @@ extension Data {
     nonisolated func write(to url: URL, options: Data.WritingOptions = []) throws {
         try FileSystem.current.write(self, to: url, options: options)
     }
-    /// `Data(contentsOf:)` here: through the current file system. Swift finds Foundation's
-    /// too, so a call is ambiguous, a compile error (`FileManager.default.contents(of: url)`
-    /// is the edit); without this, it would read the real disk unseen.
-    nonisolated init(contentsOf url: URL, options: Data.ReadingOptions = []) throws {
+    /// `Data(contentsOf:)` here: through the current file system. (`__shared`, as Foundation
+    /// declares its own: the same signature, so this module's wins rather than being ambiguous.)
+    nonisolated init(contentsOf url: __shared URL, options: Data.ReadingOptions = []) throws {
         self = try FileSystem.current.contents(of: url)
     }
 }
 
 // MARK: Free functions: the module's own shadow Swift's and Foundation's.
 
-/// `print` here: an info entry on the current logger.
+/// `print` here: with no logger injected (the current one writes where the live one does),
+/// Swift's `print`, the same bytes on standard output; else an info entry on the current logger.
 nonisolated func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    Logger.current.info(items.map { "\($0)" }.joined(separator: separator))
+    let logger = Logger.current
+    let message = items.map { "\($0)" }.joined(separator: separator)
+    if logger.writesLive {
+        Swift.print(message, terminator: terminator)
+    } else {
+        logger.info(message)
+    }
 }
 
-/// `NSLog` here: an info entry on the current logger, formatted as `NSLog` formats.
+/// `NSLog` here: with no logger injected, Foundation's `NSLog`; else an info entry on the
+/// current logger, formatted as `NSLog` formats.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 nonisolated func NSLog(_ format: String, _ arguments: CVarArg...) {
-    Logger.current.info(String(format: format, arguments: arguments))
+    let logger = Logger.current
+    if logger.writesLive {
+        withVaList(arguments) { Foundation.NSLogv(format, $0) }
+    } else {
+        logger.info(String(format: format, arguments: arguments))
+    }
 }

@@ -55,6 +55,23 @@ let package = Package(
             dependencies: [.product(name: "Ambient", package: "Ambient")],
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),
+        // ShadowedSingletons as it was written, without the file: what the port must not
+        // change while nothing is injected.
+        .target(
+            name: "UnportedSingletons",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        // The same legacy lines run against each (one source, linked): ShadowedSingletonsTests
+        // compares what the two write, byte for byte.
+        .executableTarget(
+            name: "EchoPorted",
+            dependencies: ["ShadowedSingletons"],
+            swiftSettings: [.define("PORTED")]
+        ),
+        .executableTarget(
+            name: "EchoUnported",
+            dependencies: ["UnportedSingletons"]
+        ),
         // The one-file port in the Swift 6 language mode, without and with main-actor
         // default isolation: it compiles in each, and its names are usable off the main actor.
         .target(
@@ -114,14 +131,29 @@ let package = Package(
             ],
             swiftSettings: approachableConcurrency + [.define("ONE_FILE_PORT")]
         ),
-        // Each of those names gives what the test injected.
+        // Each of those names gives what the test injected; with nothing injected, what the
+        // module wrote unported.
         .testTarget(
             name: "ShadowedSingletonsTests",
             dependencies: [
-                "ShadowedSingletons",
+                "ShadowedSingletons", "EchoPorted", "EchoUnported",
                 .product(name: "Ambient", package: "Ambient"),
                 .product(name: "AmbientTesting", package: "Ambient"),
             ]
+        ),
+        // A ported module's own tests, as legacy test targets write them (`@testable import`),
+        // with the one test-target file (OneFilePort/AmbientSystemNames.swift, linked): they
+        // compile unedited and the system's names are the system's, in the Swift 5 language
+        // mode and in the Swift 6 one with Xcode 26's settings (the same test file, linked).
+        .testTarget(
+            name: "ShadowedSingletonsTestableTests",
+            dependencies: ["ShadowedSingletons", .product(name: "Ambient", package: "Ambient")],
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "ShadowedSingletonsTestableSwift6Tests",
+            dependencies: ["ShadowedSingletons", .product(name: "Ambient", package: "Ambient")],
+            swiftSettings: approachableConcurrency
         ),
         // …and XCTest, through AmbientTesting's InjectingTestCase.
         .testTarget(

@@ -47,13 +47,34 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
     /// `DispatchQueue`. What is submitted to it directly is not carried.
     public let queue: DispatchQueue
 
-    /// A queue like `DispatchQueue(label:qos:attributes:target:)` makes: serial unless
-    /// `attributes` has `.concurrent`.
+    /// A queue like `DispatchQueue(label:qos:attributes:autoreleaseFrequency:target:)` makes:
+    /// serial unless `attributes` has `.concurrent`.
     public init(
         label: String, qos: DispatchQoS = .unspecified, attributes: DispatchQueue.Attributes = [],
-        target: DispatchQueue? = nil
+        autoreleaseFrequency: DispatchQueue.AutoreleaseFrequency = .inherit, target: DispatchQueue? = nil
     ) {
-        queue = DispatchQueue(label: label, qos: qos, attributes: attributes, target: target)
+        queue = DispatchQueue(
+            label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency, target: target)
+    }
+
+    /// A queue targeting another carrying queue's Dispatch queue: what
+    /// `DispatchQueue(label:target:)` is in a module whose `DispatchQueue` is this type (the
+    /// one-file port), where the target is a `DispatchQueue?` of the module's own.
+    ///
+    /// ```swift
+    /// let logging = CarryingQueue(label: "log")
+    /// let file = CarryingQueue(label: "log.file", target: logging)
+    /// ```
+    ///
+    /// Disfavoured, so that `target: .global()` and `target: nil` keep meaning Dispatch's.
+    @_disfavoredOverload
+    public convenience init(
+        label: String, qos: DispatchQoS = .unspecified, attributes: DispatchQueue.Attributes = [],
+        autoreleaseFrequency: DispatchQueue.AutoreleaseFrequency = .inherit, target: CarryingQueue?
+    ) {
+        self.init(
+            label: label, qos: qos, attributes: attributes, autoreleaseFrequency: autoreleaseFrequency,
+            target: target?.queue)
     }
 
     /// Carries submissions to an existing Dispatch queue (`.global()`, a queue made elsewhere).
@@ -149,19 +170,52 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
     /// `DispatchQueue.sync(execute:)`: runs `work` on this queue, inside the caller's scope,
     /// and returns what it returns once it has run. On a driven queue, after the work
     /// submitted before it (in place when called from that work).
+    ///
+    /// Dispatch runs a `sync` block on the calling thread whenever it can, and there the
+    /// caller's scope is still the one bound: nothing is carried then, and the call costs what
+    /// Dispatch's does. The context is entered only when Dispatch runs the block elsewhere.
+    @inlinable
     public func sync<T, Failure: Error>(execute work: () throws(Failure) -> T) throws(Failure) -> T {
         try sync(flags: [], execute: work)
     }
 
     /// `DispatchQueue.sync(flags:execute:)`: ``sync(execute:)`` with flags (`.barrier`).
+    @inlinable
     public func sync<T, Failure: Error>(
         flags: DispatchWorkItemFlags, execute work: () throws(Failure) -> T
     ) throws(Failure) -> T {
-        let context = InjectionContext.current
+        // Inlined, so the result's type is known where it is called: the generic part is this.
+        var result: Result<T, Failure>?
+        _sync(flags: flags) { result = Result(catching: work) }
+        return try result!.get()
+    }
+
+    /// ``sync(flags:execute:)`` with its work's result already stored by `body`.
+    @usableFromInline
+    func _sync(flags: DispatchWorkItemFlags, _ body: () -> Void) {
         if let background = BackgroundQueue.current.state.object {
-            return try background.sync(on: queue, flags: flags, context: context, work: work).get()
+            background.sync(on: queue, flags: flags, context: .current, work: body).get()
+            return
         }
-        return try queue.sync(flags: flags) { context.run { Result(catching: work) } }.get()
+        let context = InjectionContext.current
+        if context.isEmpty {
+            submit(flags, body)
+            return
+        }
+        let caller = pthread_self()
+        submit(flags) {
+            if pthread_equal(pthread_self(), caller) != 0 { body() } else { context.run(body) }
+        }
+    }
+
+    /// Dispatch's `sync` with `body`: its block form without flags, not its generic one (which
+    /// costs more than the sync itself).
+    private func submit(_ flags: DispatchWorkItemFlags, _ body: () -> Void) {
+        if flags.isEmpty {
+            queue.sync(execute: body)
+        } else {
+            queue.sync(flags: flags, execute: body)
+        }
     }
 
     /// `DispatchQueue.concurrentPerform(iterations:execute:)`: `work` runs once per index, in

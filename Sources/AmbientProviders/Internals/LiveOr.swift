@@ -18,9 +18,12 @@
 enum LiveOr<Object: AnyObject & Sendable>: Sendable {
     /// The live value.
     case live
-    /// Never made. A second case with no payload, so the enum's destroy tests its case
-    /// before releasing (with one, it would be `Object?`'s: a call).
-    case unused
+    /// The provider's `current` wherever the value is used, not where it was made: what the
+    /// one-file port's accessors (`FileManager.default`, `UserDefaults.standard`, …) return, so
+    /// that one kept in a property follows the scope that uses it. Also the second case with no
+    /// payload that makes the enum's destroy test its case before releasing (with one, it
+    /// would be `Object?`'s: a call).
+    case following
     /// A test form's object.
     case object(Object)
 
@@ -28,6 +31,13 @@ enum LiveOr<Object: AnyObject & Sendable>: Sendable {
     @inlinable
     init(_ object: Object?) {
         if let object { self = .object(object) } else { self = .live }
+    }
+
+    /// Whether this is ``following``.
+    @inlinable
+    var isFollowing: Bool {
+        if case .following = self { return true }
+        return false
     }
 
     /// The object, or `nil` for the live value.

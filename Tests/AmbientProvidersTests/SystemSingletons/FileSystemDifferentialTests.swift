@@ -179,7 +179,9 @@ struct FileSystemDifferentialTests {
                     return try fileSystem.contentsOfDirectory(atPath: at(path)).sorted().joined(separator: ",")
                 case .attributes(let path):
                     let attributes = try fileSystem.attributesOfItem(atPath: at(path))
-                    return attributes.kind == .file ? "file \(attributes.size)" : "directory"
+                    // Read as legacy code reads FileManager's dictionary: a forced `UInt64`.
+                    let size = attributes[.size] as! UInt64
+                    return attributes[.type] as? FileAttributeType == .typeRegular ? "file \(size)" : "directory"
                 case .read(let path):
                     return String(decoding: try fileSystem.contents(of: URL(fileURLWithPath: at(path))), as: UTF8.self)
                 case .write(let path, let text, let withoutOverwriting):

@@ -59,8 +59,25 @@ struct FileSystemTests {
             #expect(FileSystem.current.contents(atPath: url.path) == Data([1, 2, 3]))
             #expect(!FileManager.default.fileExists(atPath: url.path))
             #expect(try FileSystem.current.contentsOfDirectory(atPath: "/Library/Caches") == ["a.png"])
-            #expect(try FileSystem.current.attributesOfItem(atPath: url.path).size == 3)
+            let attributes = try FileSystem.current.attributesOfItem(atPath: url.path)
+            #expect(attributes[.size] as? UInt64 == 3)
+            #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+            #expect(attributes[.modificationDate] is Date)
         }
+    }
+
+    /// The live file system's attributes are `FileManager`'s dictionary itself: legacy code's
+    /// `attributes[.size] as! UInt64` reads it unchanged.
+    @Test func liveAttributesAreFileManagersDictionary() throws {
+        let path = NSTemporaryDirectory() + "ambient-attributes-\(UUID()).txt"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("abc".utf8)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let ours = try FileSystem.live.attributesOfItem(atPath: path)
+        let theirs = try FileManager.default.attributesOfItem(atPath: path)
+        #expect(Set(ours.keys) == Set(theirs.keys))
+        #expect(ours[.size] as! UInt64 == 3)
+        #expect(ours[.type] as? FileAttributeType == theirs[.type] as? FileAttributeType)
+        #expect(ours[.modificationDate] as? Date == theirs[.modificationDate] as? Date)
     }
 
     @Test func inMemoryErrorsAreFileManagersCocoaErrors() throws {

@@ -2,6 +2,10 @@
 
 import Foundation
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 // Why: one legacy line per name the one-file port takes over, each as 2015-era code writes it,
 // so that a test can show each reads what the test injected.
 
@@ -44,12 +48,11 @@ public func logBoth(_ value: String) {
     NSLog("logged %@ %d", value, 42)
 }
 
-/// `data.write(to:)` and `FileManager.default` (`Data(contentsOf:)` needs its edit: the guide's
-/// table of edges).
+/// `data.write(to:)`, `Data(contentsOf:)` and `FileManager.default`.
 public func roundTrip(_ data: Data, named name: String) throws -> Data {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(name)
     try data.write(to: url)
-    return try FileManager.default.contents(of: url)
+    return try Data(contentsOf: url)
 }
 
 /// `NotificationCenter.default.post`.
@@ -85,11 +88,11 @@ public func stampAfterSleeping(_ seconds: TimeInterval, _ done: @escaping @Senda
 /// `DispatchQueue.main.asyncAfter` and `Timer.scheduledTimer`.
 public func fireLater(_ done: @escaping @Sendable (String) -> Void) {
     DispatchQueue.main.asyncAfter(deadline: .now() + 2) { done("asyncAfter") }
-    Timer.scheduledTimer(withTimeInterval: 3, repeats: false) { _ in done("timer") }
+    _ = Timer.scheduledTimer(withTimeInterval: 3, repeats: false) { _ in done("timer") }
 }
 
 /// `Timer(fire:interval:repeats:block:)` added to `RunLoop.main`; returns what stops it.
-public func startHeartbeat(every period: TimeInterval, _ beat: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+public func startHeartbeat(every period: TimeInterval, _ beat: @escaping @Sendable () -> Void) -> () -> Void {
     let heartbeat = Timer(fire: Date() + period, interval: period, repeats: true) { _ in beat() }
     RunLoop.main.add(heartbeat, forMode: .common)
     return { heartbeat.invalidate() }
@@ -103,4 +106,107 @@ public func fetch(_ url: URL, _ done: @escaping @Sendable (Int?) -> Void) {
 /// `UserDefaults.standard` read on `DispatchQueue.global()`.
 public func readFlagInBackground(_ done: @escaping @Sendable (Bool) -> Void) {
     DispatchQueue.global().async { done(UserDefaults.standard.bool(forKey: "flag")) }
+}
+
+/// `print` with a separator and a terminator, and an empty `print()`.
+public func printReceipt(_ lines: [(String, Double)]) {
+    for (item, price) in lines {
+        print(item, price, separator: " ... ", terminator: ";\n")
+    }
+    print()
+    print("total:", lines.reduce(0) { $0 + $1.1 })
+}
+
+/// `FileManager.default.attributesOfItem(atPath:)` read as its dictionary.
+public func fileSize(atPath path: String) throws -> UInt64 {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return attributes[.size] as! UInt64
+}
+
+/// A queue targeting an optional queue of the module's, and a `sync` read from it.
+public final class Counter: @unchecked Sendable {
+    // @unchecked: `count` is only touched on `queue`.
+    private let queue: DispatchQueue
+    private var count = 0
+
+    init(label: String, target: DispatchQueue?) {
+        queue = DispatchQueue(label: label, target: target)
+    }
+
+    /// A counter on a queue of its own.
+    public convenience init(label: String) {
+        self.init(label: label, target: nil)
+    }
+
+    /// A counter whose queue targets `other`'s.
+    public convenience init(label: String, sharing other: Counter) {
+        self.init(label: label, target: other.queue)
+    }
+
+    /// Adds one, on the queue.
+    public func increment() { queue.async { self.count += 1 } }
+    /// The count, read with `sync`.
+    public var value: Int { queue.sync { count } }
+}
+
+/// The region's values as the module prints them.
+public func regionDescriptions() -> [String] {
+    let formatter = DateFormatter()
+    return [
+        "\(Locale.current)", "\(Locale.autoupdatingCurrent)", "\(TimeZone.current)",
+        "\(TimeZone.autoupdatingCurrent)", "\(Calendar.current)", "\(Calendar.autoupdatingCurrent)",
+        "\(formatter.locale!)", "\(formatter.timeZone!)", "\(NumberFormatter().locale!)",
+    ]
+}
+
+/// An object made once, at start-up, keeping what the accessors gave it in properties, as
+/// 2015-era code does.
+public final class DraftStore: @unchecked Sendable {
+    // @unchecked: the properties are set once, in `init`.
+    /// The one made at start-up.
+    public static let shared = DraftStore()
+
+    private let defaults = UserDefaults.standard
+    private let files = FileManager.default
+    private let center = NotificationCenter.default
+    private let environment = ProcessInfo.processInfo
+    private let main = DispatchQueue.main
+    private let formatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter
+    }()
+    private let utcFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter
+    }()
+
+    /// A store keeping what the accessors give now.
+    public init() {}
+
+    /// Writes the draft and announces it.
+    public func saveDraft(_ text: String) {
+        defaults.set(text, forKey: "draft")
+        center.post(name: Notification.Name("draftSaved"), object: nil)
+    }
+
+    /// The saved draft.
+    public var draft: String? { defaults.string(forKey: "draft") }
+
+    /// Removes a log file.
+    public func deleteLog(atPath path: String) throws { try files.removeItem(atPath: path) }
+
+    /// The `MODE` environment variable.
+    public var mode: String? { environment.environment["MODE"] }
+
+    /// `date` in the kept formatter.
+    public func stamp(_ date: Date) -> String { formatter.string(from: date) }
+
+    /// `date` in the kept formatter whose time zone the module set.
+    public func utcStamp(_ date: Date) -> String { utcFormatter.string(from: date) }
+
+    /// `work` on the kept main queue.
+    public func onMain(_ work: @escaping @Sendable () -> Void) { main.async(execute: work) }
 }

@@ -51,6 +51,15 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
     /// `UserDefaults.standard`.
     public static let standard = Defaults(store: UserDefaultsStore.standard)
 
+    /// The defaults ``current`` is wherever this value is used, not where it was taken: each
+    /// read and write goes to the current store. What the one-file port's
+    /// `UserDefaults.standard` is, so that defaults kept in a property
+    /// (`let defaults = UserDefaults.standard`, made before a test's scope) read and write the
+    /// store the running test injected, not the first test's or the real one.
+    ///
+    /// Injected itself, it is ``standard``.
+    public static let followingCurrent = Defaults(store: FollowingDefaultsStore.shared)
+
     /// The standard store: what ``AmbientValue/current`` returns when nothing is injected.
     public static var defaultValue: Defaults {
         standard

@@ -33,33 +33,6 @@ import Foundation
 /// `CocoaError` codes (`.fileNoSuchFile`, `.fileWriteFileExists`, …), so `catch` clauses
 /// keep working.
 public struct FileSystem: AmbientValue, CustomStringConvertible {
-    /// Whether an item is a file or a directory (symbolic links are followed).
-    public enum ItemKind: Sendable, Hashable {
-        /// A regular file (or anything that is not a directory).
-        case file
-        /// A directory.
-        case directory
-    }
-
-    /// What ``attributesOfItem(atPath:)`` reports: the attributes code reads most, typed
-    /// (`FileManager` returns `[FileAttributeKey: Any]`).
-    public struct Attributes: Sendable, Hashable {
-        /// A file or a directory.
-        public var kind: ItemKind
-        /// A file's size in bytes (`.size`). For a directory the number is the platform's
-        /// (the real file systems give a block size, the in-memory one its entry count).
-        public var size: Int
-        /// When it last changed (`.modificationDate`), where the file system says.
-        public var modificationDate: Date?
-
-        /// Attributes with these values.
-        public init(kind: ItemKind, size: Int, modificationDate: Date?) {
-            self.kind = kind
-            self.size = size
-            self.modificationDate = modificationDate
-        }
-    }
-
     /// The standard directories apps write to. A sandbox and a memory store lay them out
     /// under their root as an app's container does, on every platform: `<root>/Library/Caches`,
     /// `<root>/Documents`, `<root>/Library/Application Support`, `<root>/tmp`; the root is
@@ -147,12 +120,43 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         state = .object(Box(backend))
     }
 
+    private init(following: Void) {
+        state = .following
+    }
+
+    /// This file system, or for ``followingCurrent`` the one current where it is used.
+    private var resolved: FileSystem {
+        guard state.isFollowing else { return self }
+        let current = FileSystem.current
+        return current.state.isFollowing ? .live : current
+    }
+
     private var backend: any FileSystemBackend {
-        state.object?.backend ?? LiveFileSystem()
+        resolved.state.object?.backend ?? LiveFileSystem()
+    }
+
+    /// Whether calls go to the real disk as `FileManager` makes them.
+    private var isLive: Bool {
+        resolved.state.object == nil
     }
 
     /// `FileManager.default`.
     public static let live = FileSystem(box: nil)
+
+    /// The file system ``current`` is wherever this value is used, not where it was taken:
+    /// each call reads ``current`` first. What the one-file port's `FileManager.default` is,
+    /// so that a file manager kept in a property (`let files = FileManager.default`, made
+    /// before a test's scope) works on the file system the running test injected.
+    ///
+    /// ```swift
+    /// final class LogStore {
+    ///     let files = FileSystem.followingCurrent          // kept: still follows each test
+    ///     func clear() throws { try files.removeItem(atPath: "app.log") }
+    /// }
+    /// ```
+    ///
+    /// Injected itself, it is the live file system.
+    public static let followingCurrent = FileSystem(following: ())
 
     /// The live file system, built in place (inlinable: no lazy global's check).
     @inlinable
@@ -194,7 +198,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
 
     /// Which file system this is (a sandbox names its root).
     public var description: String {
-        backend.name
+        state.isFollowing ? "FileSystem.followingCurrent" : backend.name
     }
 
     // MARK: - Directories
@@ -216,7 +220,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     public func urls(
         for directory: FileManager.SearchPathDirectory, in domain: FileManager.SearchPathDomainMask
     ) -> [URL] {
-        guard state.object != nil else { return FileManager.default.urls(for: directory, in: domain) }
+        guard !isLive else { return FileManager.default.urls(for: directory, in: domain) }
         switch directory {
         case .cachesDirectory: return [backend.url(for: .caches)]
         case .documentDirectory: return [backend.url(for: .documents)]
@@ -261,8 +265,16 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         try backend.contentsOfDirectory(atPath: url.path).map { url.appendingPathComponent($0) }
     }
 
-    /// An item's kind, size and modification date: `FileManager.attributesOfItem(atPath:)`.
-    public func attributesOfItem(atPath path: String) throws -> Attributes {
+    /// An item's attributes, as `FileManager.attributesOfItem(atPath:)` returns them: the live
+    /// file system (and a sandbox) returns `FileManager`'s own dictionary; the in-memory one
+    /// `.type` (`FileAttributeType.typeRegular` or `.typeDirectory`), `.size` (an `NSNumber`
+    /// holding a `UInt64`, so `attributes[.size] as! UInt64` reads it as it does
+    /// `FileManager`'s) and `.modificationDate`.
+    ///
+    /// ```swift
+    /// let size = try FileSystem.current.attributesOfItem(atPath: path)[.size] as! UInt64
+    /// ```
+    public func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] {
         try backend.attributesOfItem(atPath: path)
     }
 
@@ -317,15 +329,19 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
 
     // MARK: - Data
 
-    /// A file's contents: `Data(contentsOf:)` for a file URL.
+    /// A file's contents: `Data(contentsOf:)` for a file URL (the live file system reads any
+    /// URL, as `Data(contentsOf:)` does).
     public func contents(of url: URL) throws -> Data {
-        try backend.read(atPath: url.path)
+        guard !isLive else { return try Data(contentsOf: url) }
+        return try backend.read(atPath: url.path)
     }
 
-    /// Writes `data` to a file URL: `data.write(to:options:)`. Of the options, only
-    /// `.withoutOverwriting` changes anything (it throws `.fileWriteFileExists` when
-    /// something is there); every write replaces the file whole.
+    /// Writes `data` to a file URL: `data.write(to:options:)`. The live file system writes
+    /// with every option, as `Data` does; in a sandbox and in memory only `.withoutOverwriting`
+    /// changes anything (it throws `.fileWriteFileExists` when something is there), and every
+    /// write replaces the file whole.
     public func write(_ data: Data, to url: URL, options: Data.WritingOptions = []) throws {
+        guard !isLive else { return try data.write(to: url, options: options) }
         try backend.write(data, toPath: url.path, withoutOverwriting: options.contains(.withoutOverwriting))
     }
 }

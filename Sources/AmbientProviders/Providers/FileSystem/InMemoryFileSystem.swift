@@ -14,7 +14,7 @@ final class InMemoryFileSystem: FileSystemBackend {
         case directory(children: Set<String>, modified: Date)
         case file(Data, modified: Date)
 
-        var kind: FileSystem.ItemKind {
+        var kind: ItemKind {
             if case .directory = self { return .directory }
             return .file
         }
@@ -102,11 +102,17 @@ final class InMemoryFileSystem: FileSystemBackend {
         String(path[path.index(after: path.lastIndex(of: "/")!)...])
     }
 
+    /// What `FileManager.attributesOfItem(atPath:)` reports that a memory store has: its type,
+    /// its size as `FileManager`'s (an `NSNumber` of a `UInt64`), its modification date.
+    private static func attributes(_ type: FileAttributeType, size: Int, modified: Date) -> [FileAttributeKey: Any] {
+        [.type: type, .size: NSNumber(value: UInt64(size)), .modificationDate: modified]
+    }
+
     private static func error(_ code: CocoaError.Code, _ path: String) -> CocoaError {
         CocoaError(code, userInfo: [NSFilePathErrorKey: path])
     }
 
-    func itemKind(atPath path: String) -> FileSystem.ItemKind? {
+    func itemKind(atPath path: String) -> ItemKind? {
         nodes.withLock { nodes in
             guard case .found(_, let node) = Self.resolve(path, in: nodes) else { return nil }
             return node.kind
@@ -295,13 +301,13 @@ final class InMemoryFileSystem: FileSystemBackend {
         }
     }
 
-    func attributesOfItem(atPath path: String) throws -> FileSystem.Attributes {
+    func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] {
         try nodes.withLock { nodes throws(CocoaError) in
             switch Self.resolve(path, in: nodes) {
             case .found(_, .directory(let children, let modified)):
-                return FileSystem.Attributes(kind: .directory, size: children.count, modificationDate: modified)
+                return Self.attributes(.typeDirectory, size: children.count, modified: modified)
             case .found(_, .file(let data, let modified)):
-                return FileSystem.Attributes(kind: .file, size: data.count, modificationDate: modified)
+                return Self.attributes(.typeRegular, size: data.count, modified: modified)
             case .fileOnTheWay: throw Self.error(.fileReadUnknown, path)
             case .missing, .missingAncestor: throw Self.error(.fileReadNoSuchFile, path)
             }

@@ -10,7 +10,7 @@ import Foundation
 struct LiveFileSystem: FileSystemBackend {
     var name: String { "FileSystem.live" }
 
-    func itemKind(atPath path: String) -> FileSystem.ItemKind? {
+    func itemKind(atPath path: String) -> ItemKind? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
         return isDirectory.boolValue ? .directory : .file
@@ -44,14 +44,8 @@ struct LiveFileSystem: FileSystemBackend {
         try FileManager.default.contentsOfDirectory(atPath: path)
     }
 
-    func attributesOfItem(atPath path: String) throws -> FileSystem.Attributes {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        let type = attributes[.type] as? FileAttributeType
-        return FileSystem.Attributes(
-            kind: type == .typeDirectory ? .directory : .file,
-            size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
-            modificationDate: attributes[.modificationDate] as? Date
-        )
+    func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] {
+        try FileManager.default.attributesOfItem(atPath: path)
     }
 
     func read(atPath path: String) throws -> Data {

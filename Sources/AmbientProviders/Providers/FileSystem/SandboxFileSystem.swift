@@ -122,7 +122,7 @@ final class SandboxFileSystem: FileSystemBackend {
 
     private let live = LiveFileSystem()
 
-    func itemKind(atPath path: String) -> FileSystem.ItemKind? {
+    func itemKind(atPath path: String) -> ItemKind? {
         guard let confined = confinedOrReported(path) else { return nil }
         return live.itemKind(atPath: confined)
     }
@@ -157,7 +157,7 @@ final class SandboxFileSystem: FileSystemBackend {
         try live.contentsOfDirectory(atPath: confine(path))
     }
 
-    func attributesOfItem(atPath path: String) throws -> FileSystem.Attributes {
+    func attributesOfItem(atPath path: String) throws -> [FileAttributeKey: Any] {
         try live.attributesOfItem(atPath: confine(path))
     }
 

@@ -14,7 +14,8 @@ import os
 /// the unified logging system too.
 public struct FileLogSink: LogSink, CustomStringConvertible {
     private let handle: FileHandle
-    private let isStandardError: Bool
+    /// Whether it writes to standard error (where ``Logger/live`` writes).
+    let isStandardError: Bool
 
     /// A sink writing to standard error.
     public init() {

@@ -240,6 +240,19 @@ public struct Logger: AmbientValue, CustomStringConvertible {
         live
     }
 
+    /// Whether this logger writes where ``live`` does (a ``FileLogSink`` on standard error),
+    /// whatever its level and metadata: what the one-file port's `print` and `NSLog` check, so
+    /// that with no logger injected they write what Swift's and Foundation's write, where
+    /// those write them.
+    ///
+    /// ```swift
+    /// #expect(Logger.live.with(metadata: ["request": "1"]).writesLive)
+    /// #expect(!Logger.capturing().writesLive)
+    /// ```
+    public var writesLive: Bool {
+        (sink as? FileLogSink)?.isStandardError == true
+    }
+
     /// A logger that records every entry (from ``Level/trace`` up, unless told otherwise)
     /// for assertions; read them with ``captured``. Thread-safe.
     public static func capturing(level: Level = .trace) -> Logger {

@@ -50,6 +50,23 @@ extension MainQueue {
             unscheduled = Locked(Unscheduled(fireDate: date, repeats: repeats, block: block))
         }
 
+        /// `Timer(timeInterval:repeats:block:)`: a timer that waits to be added to a main queue,
+        /// first firing `interval` seconds after it was made (on the current clock), then every
+        /// `interval` seconds if it `repeats`.
+        ///
+        /// ```swift
+        /// let poll = MainQueue.Timer(timeInterval: 30, repeats: true) { _ in refresh() }
+        /// MainQueue.current.add(poll)
+        /// ```
+        public convenience init(
+            timeInterval interval: TimeInterval, repeats: Bool,
+            block: @escaping @MainActor @Sendable (Timer) -> Void
+        ) {
+            self.init(
+                fire: Clock.current.now.addingTimeInterval(interval), interval: interval, repeats: repeats, block: block
+            )
+        }
+
         /// What the first ``MainQueue/add(_:)`` schedules; `nil` after it, or for a timer
         /// made scheduled.
         func takeUnscheduled() -> Unscheduled? {

@@ -48,8 +48,16 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     @usableFromInline
     let state: LiveOr<TestMainQueue>
 
-    /// The test clock's driver of a driven main queue; `nil` for the live one.
-    var driver: TestMainQueue? { state.object }
+    /// The test clock's driver of a driven main queue; `nil` for the live one. For
+    /// ``followingCurrent``, the current main queue's.
+    var driver: TestMainQueue? {
+        guard state.isFollowing else { return state.object }
+        return MainQueue.current.state.object
+    }
+
+    private init(following: Void) {
+        state = .following
+    }
 
     @inlinable
     init(driver: TestMainQueue?) {
@@ -58,6 +66,14 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
 
     /// `DispatchQueue.main`.
     public static let live = MainQueue(driver: nil)
+
+    /// The main queue ``current`` is wherever this value is used, not where it was taken: each
+    /// submission goes to the current one. What the one-file port's `DispatchQueue.main` and
+    /// `OperationQueue.main` are, so that a main queue kept in a property (made before a
+    /// test's scope) submits to the queue the running test's clock drives.
+    ///
+    /// Injected itself, it is the live main queue.
+    public static let followingCurrent = MainQueue(following: ())
 
     /// The system's main Dispatch queue itself, whatever this queue is, for an API that
     /// needs a `DispatchQueue` (`dispatchPrecondition(condition: .onQueue(MainQueue.current.system))`,
@@ -85,6 +101,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
 
     /// `MainQueue.live`, or the test clock that drives it.
     public var description: String {
+        if state.isFollowing { return "MainQueue.followingCurrent" }
         guard let driver else { return "MainQueue.live" }
         return "MainQueue.driven(by: \(driver.testClock))"
     }

@@ -49,22 +49,37 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
     @usableFromInline
     let ownTransport: Transport?
 
+    /// Whether this is ``followingCurrent``: each request goes to the current session's
+    /// transport (the live one where that is this value too).
     @usableFromInline
-    init(transport: Transport?) {
+    let follows: Bool
+
+    @usableFromInline
+    init(transport: Transport?, follows: Bool = false) {
         ownTransport = transport
+        self.follows = follows
     }
 
     private var transport: Transport {
-        ownTransport ?? .session(.shared)
+        let own = follows ? NetworkSession.current.ownTransport : ownTransport
+        return own ?? .session(.shared)
     }
 
     /// Requests go to `session`.
     public init(session: URLSession) {
-        ownTransport = .session(session)
+        self.init(transport: .session(session))
     }
 
     /// `URLSession.shared`.
     public static let live = NetworkSession(transport: nil)
+
+    /// The session ``current`` is wherever this value is used, not where it was taken: each
+    /// request goes to the current one. What the one-file port's `URLSession.shared` is, so
+    /// that a session kept in a property (made before a test's scope) sends to the stub the
+    /// running test injected.
+    ///
+    /// Injected itself, it is the live session.
+    public static let followingCurrent = NetworkSession(transport: nil, follows: true)
 
     /// The live network, built in place (inlinable: no lazy global's check).
     @inlinable
@@ -122,7 +137,9 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
     /// `URLSession.shared`, a session, or the stub and its routes.
     public var description: String {
         switch transport {
-        case .session: return ownTransport == nil ? "NetworkSession.live" : "NetworkSession(session:)"
+        case .session:
+            if follows { return "NetworkSession.followingCurrent" }
+            return ownTransport == nil ? "NetworkSession.live" : "NetworkSession(session:)"
         case .stub(let stub):
             return stub.handler == nil
                 ? "NetworkSession.stub(\(stub.routes.count) routes)" : "NetworkSession.stub(answering:)"

@@ -35,8 +35,12 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
     @usableFromInline
     let state: LiveOr<NotificationCenter>
 
-    /// The center a test form owns; `nil` for the live value.
-    var ownCenter: NotificationCenter? { state.object }
+    /// The center a test form owns; `nil` for the live value. For ``followingCurrent``, the
+    /// current value's.
+    var ownCenter: NotificationCenter? {
+        guard state.isFollowing else { return state.object }
+        return Notifications.current.state.object
+    }
 
     /// Posts and observers go to `center`.
     public init(center: NotificationCenter) {
@@ -55,6 +59,18 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
 
     /// `NotificationCenter.default`.
     public static let live = Notifications(live: ())
+
+    /// The notifications ``current`` is wherever this value is used, not where it was taken:
+    /// each post, observer and removal goes to the current center. What the one-file port's
+    /// `NotificationCenter.default` is, so that a center kept in a property (made before a
+    /// test's scope) posts to and observes the center the running test injected.
+    ///
+    /// Injected itself, it is the live center.
+    public static let followingCurrent = Notifications(following: ())
+
+    private init(following: Void) {
+        state = .following
+    }
 
     /// The live center, built in place (inlinable: no lazy global's check).
     @inlinable
@@ -96,6 +112,7 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
 
     /// `Notifications.live`, or which center this is.
     public var description: String {
+        if state.isFollowing { return "Notifications.followingCurrent" }
         guard let ownCenter else { return "Notifications.live" }
         return "Notifications(center: \(ObjectIdentifier(ownCenter)))"
     }

@@ -52,9 +52,23 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
         state = source == .live ? .live : .object(Box(source))
     }
 
+    /// How this environment reads; for ``followingCurrent``, how the current one does.
     private var source: Source {
-        state.object?.source ?? .live
+        guard state.isFollowing else { return state.object?.source ?? .live }
+        return ProcessEnvironment.current.state.object?.source ?? .live
     }
+
+    private init(following: Void) {
+        state = .following
+    }
+
+    /// The environment ``current`` is wherever this value is used, not where it was taken:
+    /// each read goes to the current one. What the one-file port's `ProcessInfo.processInfo`
+    /// is, so that one kept in a property (made before a test's scope) reads the environment
+    /// the running test injected.
+    ///
+    /// Injected itself, it is the live environment.
+    public static let followingCurrent = ProcessEnvironment(following: ())
 
     /// Equal when they read the same way: both live, or the same values.
     public static func == (lhs: ProcessEnvironment, rhs: ProcessEnvironment) -> Bool {

@@ -1,0 +1,1 @@
+../EchoPorted/main.swift

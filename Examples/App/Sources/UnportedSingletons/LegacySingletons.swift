@@ -1,0 +1,1 @@
+../ShadowedSingletons/LegacySingletons.swift

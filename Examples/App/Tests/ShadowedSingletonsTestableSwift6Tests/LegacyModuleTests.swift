@@ -1,0 +1,1 @@
+../ShadowedSingletonsTestableTests/LegacyModuleTests.swift

@@ -1,0 +1,1 @@
+../../../../OneFilePort/AmbientSystemNames.swift

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+
+import AmbientCore
+import Dispatch
+import Foundation
+
+// Why: inside a module that adds the one-file port, `Locale.current` and its siblings are the
+// file's, and so are they in a test target that adds the test-target file: neither can name
+// Foundation's own any more. This module is not shadowed, so it reaches them for both.
+
+/// The system's own values behind the names the one-file port shadows, reached from a module
+/// no shadow applies to: what the port's `Locale.current` and its siblings return while the
+/// region is live, and what `OneFilePort/AmbientSystemNames.swift` gives a test target.
+///
+/// ```swift
+/// // In the one-file port: the system's value unless a region is injected.
+/// static var current: Locale {
+///     let region = Region.current
+///     return region == .live ? SystemSingletons.locale : region.locale
+/// }
+/// ```
+public enum SystemSingletons {
+    /// Foundation's `Locale.current`.
+    public static var locale: Locale { .current }
+    /// Foundation's `Locale.autoupdatingCurrent`.
+    public static var autoupdatingLocale: Locale { .autoupdatingCurrent }
+    /// Foundation's `TimeZone.current`.
+    public static var timeZone: TimeZone { .current }
+    /// Foundation's `TimeZone.autoupdatingCurrent`.
+    public static var autoupdatingTimeZone: TimeZone { .autoupdatingCurrent }
+    /// Foundation's `Calendar.current`.
+    public static var calendar: Calendar { .current }
+    /// Foundation's `Calendar.autoupdatingCurrent`.
+    public static var autoupdatingCalendar: Calendar { .autoupdatingCurrent }
+    /// Foundation's `Date()`.
+    public static var now: Date { Date() }
+    /// Foundation's `UUID()`.
+    public static func uuid() -> UUID { UUID() }
+    /// Dispatch's `DispatchQueue.main`.
+    public static var mainQueue: DispatchQueue { .main }
+    /// Foundation's `OperationQueue.main`.
+    public static var mainOperationQueue: OperationQueue { .main }
+    /// Foundation's `Data(contentsOf:options:)`: the real disk.
+    public static func contents(of url: URL, options: Data.ReadingOptions = []) throws -> Data {
+        try Data(contentsOf: url, options: options)
+    }
+    /// Foundation's `data.write(to:options:)`: the real disk.
+    public static func write(_ data: Data, to url: URL, options: Data.WritingOptions = []) throws {
+        try data.write(to: url, options: options)
+    }
+}
