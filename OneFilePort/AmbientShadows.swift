@@ -15,127 +15,169 @@ import FoundationNetworking
 #endif
 
 // MARK: Types whose initialisers legacy code calls: the name itself is Ambient's.
+// Each name is internal: a public declaration of the module that names one is an error whose
+// note shows the name's line and the comment above it, which says what to write there instead
+// (Ambient's type or Dispatch's, whose calls here are carried; for the formatters,
+// Foundation's, which the module's formatters are subclasses of).
 // A value of one of them handed to an API that needs the system's type is a compile error that
 // names the Ambient type ("cannot convert value of type 'DispatchQueue' (aka 'CarryingQueue')…");
 // where an accessor made the value, its type's name says how to reach the system's object
 // ("…of type 'Defaults.UnwrapAs_Foundation_UserDefaults_standard'…": write
 // `Foundation.UserDefaults.standard`). The guide's table lists each.
 
-typealias UserDefaults = Defaults
-typealias NotificationCenter = Notifications
-typealias FileManager = FileSystem
-typealias ProcessInfo = ProcessEnvironment
-typealias URLSession = NetworkSession
-typealias DispatchQueue = CarryingQueue
-typealias OperationQueue = CarryingOperationQueue
-typealias Thread = CarryingThread
-typealias Timer = MainQueue.Timer
-typealias DateFormatter = RegionalDateFormatter
-typealias NumberFormatter = RegionalNumberFormatter
+// in public API: Ambient.Defaults
+@usableFromInline typealias UserDefaults = Ambient.Defaults
+// in public API: Ambient.Notifications
+@usableFromInline typealias NotificationCenter = Ambient.Notifications
+// in public API: Ambient.FileSystem
+@usableFromInline typealias FileManager = Ambient.FileSystem
+// in public API: Ambient.ProcessEnvironment
+@usableFromInline typealias ProcessInfo = Ambient.ProcessEnvironment
+// in public API: Ambient.NetworkSession
+@usableFromInline typealias URLSession = Ambient.NetworkSession
+// in public API: Dispatch.DispatchQueue (a value of this one: .queue)
+@usableFromInline typealias DispatchQueue = Ambient.CarryingQueue
+// in public API: Ambient.CarryingOperationQueue
+@usableFromInline typealias OperationQueue = Ambient.CarryingOperationQueue
+// in public API: Ambient.CarryingThread
+@usableFromInline typealias Thread = Ambient.CarryingThread
+// in public API: Ambient.MainQueue.Timer
+@usableFromInline typealias Timer = Ambient.MainQueue.Timer
+// in public API: Foundation.DateFormatter
+@usableFromInline typealias DateFormatter = RegionalDateFormatter
+// in public API: Foundation.NumberFormatter
+@usableFromInline typealias NumberFormatter = RegionalNumberFormatter
 
 // MARK: The singletons' accessors, through those names.
 
-extension Defaults {
+extension Ambient.Defaults {
     /// What `UserDefaults.standard` is here; for the system's, `Foundation.UserDefaults.standard`.
-    typealias UnwrapAs_Foundation_UserDefaults_standard = Defaults
+    @usableFromInline
+    typealias UnwrapAs_Foundation_UserDefaults_standard = Ambient.Defaults
     /// `UserDefaults.standard` here: the current defaults wherever it is used (kept in a
     /// property, it still follows the running test).
+    @usableFromInline
     nonisolated static var standard: UnwrapAs_Foundation_UserDefaults_standard { .followingCurrent }
 
     /// `UserDefaults(suiteName:)` has no ambient form: a suite is the live one's.
     @available(*, unavailable, message: "no ambient suite: UserDefaults.suite(name) is the live one, as Defaults")
+    @usableFromInline
     nonisolated init?(suiteName: String?) { fatalError("unavailable") }
 }
 
-extension Notifications {
+extension Ambient.Notifications {
     /// What `NotificationCenter.default` is here; for its system center, `.center`.
-    typealias UnwrapAs_default_center = Notifications
+    @usableFromInline
+    typealias UnwrapAs_default_center = Ambient.Notifications
     /// `NotificationCenter.default` here: the current notifications wherever it is used.
+    @usableFromInline
     nonisolated static var `default`: UnwrapAs_default_center { .followingCurrent }
 }
 
-extension FileSystem {
+extension Ambient.FileSystem {
     /// What `FileManager.default` is here; for the system's, `Foundation.FileManager.default`.
-    typealias UnwrapAs_Foundation_FileManager_default = FileSystem
+    @usableFromInline
+    typealias UnwrapAs_Foundation_FileManager_default = Ambient.FileSystem
     /// `FileManager.default` here: the current file system wherever it is used.
+    @usableFromInline
     nonisolated static var `default`: UnwrapAs_Foundation_FileManager_default { .followingCurrent }
 }
 
-extension ProcessEnvironment {
+extension Ambient.ProcessEnvironment {
     /// What `ProcessInfo.processInfo` is here; for the system's, `Foundation.ProcessInfo.processInfo`.
-    typealias UnwrapAs_Foundation_ProcessInfo_processInfo = ProcessEnvironment
+    @usableFromInline
+    typealias UnwrapAs_Foundation_ProcessInfo_processInfo = Ambient.ProcessEnvironment
     /// `ProcessInfo.processInfo` here: the current environment wherever it is used.
+    @usableFromInline
     nonisolated static var processInfo: UnwrapAs_Foundation_ProcessInfo_processInfo { .followingCurrent }
     /// `ProcessInfo.processInfo.environment` here.
+    @usableFromInline
     nonisolated var environment: [String: String] { variables }
 }
 
-extension NetworkSession {
+extension Ambient.NetworkSession {
     /// What `URLSession.shared` is here; for the system's, `Foundation.URLSession.shared`
     /// (`FoundationNetworking.URLSession.shared` on Linux).
-    typealias UnwrapAs_Foundation_URLSession_shared = NetworkSession
+    @usableFromInline
+    typealias UnwrapAs_Foundation_URLSession_shared = Ambient.NetworkSession
     /// `URLSession.shared` here: the current session wherever it is used.
+    @usableFromInline
     nonisolated static var shared: UnwrapAs_Foundation_URLSession_shared { .followingCurrent }
 }
 
-extension CarryingQueue {
+extension Ambient.CarryingQueue {
     /// `DispatchQueue.main` here: the current main queue wherever it is used.
-    nonisolated static var main: MainQueue.UnwrapAs_main_system { .followingCurrent }
+    @usableFromInline
+    nonisolated static var main: Ambient.MainQueue.UnwrapAs_main_system { .followingCurrent }
     /// `DispatchQueue.Attributes` here.
+    @usableFromInline
     typealias Attributes = Dispatch.DispatchQueue.Attributes
 }
 
-extension CarryingThread {
+extension Ambient.CarryingThread {
     /// `Thread.current` here: the running thread (the system's).
+    @usableFromInline
     nonisolated static var current: Foundation.Thread { .current }
     /// `Thread.isMainThread` here.
+    @usableFromInline
     nonisolated static var isMainThread: Bool { Foundation.Thread.isMainThread }
     /// `Thread.sleep(forTimeInterval:)` here: a sleep on the current clock (a test clock's
     /// sleep waits for its `advance`).
+    @usableFromInline
     nonisolated static func sleep(forTimeInterval interval: TimeInterval) {
-        try? Clock.current.sleep(for: .seconds(interval))
+        try? Ambient.Clock.current.sleep(for: .seconds(interval))
     }
 }
 
-extension MainQueue.Timer {
+extension Ambient.MainQueue.Timer {
     /// What `Timer.scheduledTimer(…)` makes here; for a system timer, `Foundation.Timer`.
-    typealias UnwrapAs_Foundation_Timer = MainQueue.Timer
+    @usableFromInline
+    typealias UnwrapAs_Foundation_Timer = Ambient.MainQueue.Timer
 
     /// `Timer.scheduledTimer(withTimeInterval:repeats:block:)` here: on the current main queue.
     @discardableResult
+    @usableFromInline
     nonisolated static func scheduledTimer(
         withTimeInterval interval: TimeInterval, repeats: Bool,
-        block: @escaping @MainActor @Sendable (MainQueue.Timer) -> Void
+        block: @escaping @MainActor @Sendable (Ambient.MainQueue.Timer) -> Void
     ) -> UnwrapAs_Foundation_Timer {
-        MainQueue.current.scheduledTimer(withTimeInterval: interval, repeats: repeats, block: block)
+        Ambient.MainQueue.current.scheduledTimer(withTimeInterval: interval, repeats: repeats, block: block)
     }
 }
 
 // A file that does not import Ambient does not see the operators its types declare: the
 // deadlines' `+` again, for `.now() + 5` and `.now() + .milliseconds(300)` in such a file.
-extension MainQueue.Deadline {
+extension Ambient.MainQueue.Deadline {
     /// `.now() + 5` here: `seconds` later.
-    nonisolated static func + (deadline: MainQueue.Deadline, seconds: Double) -> MainQueue.Deadline {
+    @usableFromInline
+    nonisolated static func + (deadline: Ambient.MainQueue.Deadline, seconds: Double) -> Ambient.MainQueue.Deadline {
         deadline.adding(seconds: seconds)
     }
 
     /// `.now() + .milliseconds(300)` here: `interval` later (`.never`: never).
-    nonisolated static func + (deadline: MainQueue.Deadline, interval: DispatchTimeInterval) -> MainQueue.Deadline {
+    @usableFromInline
+    nonisolated static func + (
+        deadline: Ambient.MainQueue.Deadline, interval: DispatchTimeInterval
+    ) -> Ambient.MainQueue.Deadline {
         deadline.adding(interval)
     }
 }
 
-extension MainQueue {
+extension Ambient.MainQueue {
     /// What `DispatchQueue.main` is here; for the system's Dispatch queue, `.main.system`.
-    typealias UnwrapAs_main_system = MainQueue
+    @usableFromInline
+    typealias UnwrapAs_main_system = Ambient.MainQueue
     /// What `OperationQueue.main` is here; for the system's, `.main.systemOperationQueue`.
-    typealias UnwrapAs_main_systemOperationQueue = MainQueue
+    @usableFromInline
+    typealias UnwrapAs_main_systemOperationQueue = Ambient.MainQueue
 
     /// `.main` where this module passes a main queue (`group.notify(queue: .main)`): the
     /// current main queue wherever it is used.
-    nonisolated static var main: MainQueue { .followingCurrent }
+    @usableFromInline
+    nonisolated static var main: Ambient.MainQueue { .followingCurrent }
 
     /// `OperationQueue.main.addOperation` here: the current main queue's `async`.
+    @usableFromInline
     nonisolated func addOperation(_ block: @escaping @MainActor @Sendable () -> Void) {
         async(execute: block)
     }
@@ -143,20 +185,23 @@ extension MainQueue {
 
 extension Foundation.OperationQueue {
     /// `OperationQueue.main` here: the current main queue wherever it is used.
-    nonisolated static var main: MainQueue.UnwrapAs_main_systemOperationQueue { .followingCurrent }
+    @usableFromInline
+    nonisolated static var main: Ambient.MainQueue.UnwrapAs_main_systemOperationQueue { .followingCurrent }
 }
 
 /// `DateFormatter()` here: a formatter in the region current wherever it is used, so that one
 /// made before a test (a formatter kept in a property, a static) formats in the running test's
 /// region. The locale, time zone or calendar the module sets itself stays set. With no region
 /// injected, it is Foundation's formatter as Foundation makes it.
+@usableFromInline
 nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchecked Sendable {
     // @unchecked: `following` and `applied` are only touched with `lock` held (or in `init`).
     private let lock = NSLock()
     private var following = (locale: true, timeZone: true, calendar: true)
-    private var applied = Region.live
+    private var applied = Ambient.Region.live
     private var made: (locale: Locale?, timeZone: TimeZone?, calendar: Calendar?) = (nil, nil, nil)
 
+    @usableFromInline
     override init() {
         super.init()
         following = (true, true, true)
@@ -214,7 +259,7 @@ nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchec
     /// Takes the current region's settings for what the module has not set (Foundation's, as
     /// made, for the live region). Called with `lock` held.
     private func follow() {
-        let region = Region.current
+        let region = Ambient.Region.current
         guard region != applied else { return }
         applied = region
         let live = region == .live
@@ -227,13 +272,15 @@ nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchec
 /// `NumberFormatter()` here: a formatter in the locale of the region current wherever it is
 /// used (unless the module sets its own); with no region injected, Foundation's formatter as
 /// Foundation makes it.
+@usableFromInline
 nonisolated final class RegionalNumberFormatter: Foundation.NumberFormatter, @unchecked Sendable {
     // @unchecked: `following` and `applied` are only touched with `lock` held (or in `init`).
     private let lock = NSLock()
     private var following = true
-    private var applied = Region.live
+    private var applied = Ambient.Region.live
     private var made: Locale?
 
+    @usableFromInline
     override init() {
         super.init()
         following = true
@@ -270,7 +317,7 @@ nonisolated final class RegionalNumberFormatter: Foundation.NumberFormatter, @un
 
     /// Takes the current region's locale unless the module set its own. Called with `lock` held.
     private func follow() {
-        let region = Region.current
+        let region = Ambient.Region.current
         guard following, region != applied else { return }
         applied = region
         super.locale = region == .live ? made : region.locale
@@ -287,7 +334,56 @@ extension Dispatch.DispatchQueue {
     /// method of the same signature that another module's type has unless it is available.
     /// `group.notify(queue: .global())` carries, through Ambient's own `notify`; another
     /// system API's `.global()` is the system's queue, as the guide says.)
-    nonisolated static var main: MainQueue.UnwrapAs_main_system { .followingCurrent }
+    @usableFromInline
+    nonisolated static var main: Ambient.MainQueue.UnwrapAs_main_system { .followingCurrent }
+}
+
+// A Dispatch queue the module did not make itself (one handed in, a `public` property typed
+// `Dispatch.DispatchQueue`, `CarryingQueue.queue`): its calls here have Dispatch's own signatures,
+// so Swift takes these rather than Dispatch's, and they carry as a module queue's do (the main
+// queue's go to the current main queue).
+extension Dispatch.DispatchQueue {
+    /// Whether this is the system's main queue.
+    nonisolated private var isMain: Bool { self === Ambient.SystemSingletons.mainQueue }
+
+    /// `queue.async(group:qos:flags:execute:)` here: carried.
+    @usableFromInline
+    nonisolated func async(
+        group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        if isMain, group == nil {
+            Ambient.MainQueue.followingCurrent.async { work() }
+        } else {
+            Ambient.CarryingQueue(self).async(group: group, qos: qos, flags: flags, execute: work)
+        }
+    }
+
+    /// `queue.asyncAfter(deadline:qos:flags:execute:)` here: carried.
+    @usableFromInline
+    nonisolated func asyncAfter(
+        deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        if isMain {
+            Ambient.MainQueue.followingCurrent.asyncAfter(deadline: Ambient.MainQueue.Deadline(deadline)) { work() }
+        } else {
+            Ambient.CarryingQueue(self).asyncAfter(
+                deadline: Ambient.MainQueue.Deadline(deadline), qos: qos, flags: flags, execute: work)
+        }
+    }
+
+    /// `queue.sync(execute:)` here: in the caller's scope.
+    @usableFromInline
+    nonisolated func sync<T>(execute work: () throws -> T) rethrows -> T {
+        try Ambient.CarryingQueue(self).sync(execute: work)
+    }
+
+    /// `queue.sync(flags:execute:)` here: in the caller's scope.
+    @usableFromInline
+    nonisolated func sync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
+        try Ambient.CarryingQueue(self).sync(flags: flags, execute: work)
+    }
 }
 
 extension DispatchGroup {
@@ -295,11 +391,74 @@ extension DispatchGroup {
     /// `notify`, whose parameter takes `.global()` as the system's queue, to Ambient's. Swift
     /// prefers this one only while it has fewer defaulted parameters than Dispatch's, so it
     /// takes the file and not the line: a report of the work left pending names the file.
+    @usableFromInline
     nonisolated func notify(
-        queue: CarryingQueue, fileID: StaticString = #fileID,
+        queue: Ambient.CarryingQueue, fileID: StaticString = #fileID,
         execute work: @escaping @Sendable () -> Void
     ) {
         notify(qos: .unspecified, flags: [], queue: queue, fileID: fileID, line: 0, execute: work)
+    }
+}
+
+extension DispatchWorkItem {
+    /// `item.notify(queue: .global())` here: carried, as the group's is (and preferred to
+    /// Dispatch's for the same reason).
+    @usableFromInline
+    nonisolated func notify(
+        queue: Ambient.CarryingQueue, fileID: StaticString = #fileID,
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        notify(qos: .unspecified, flags: [], queue: queue, fileID: fileID, line: 0, execute: work)
+    }
+}
+
+extension DispatchSource {
+    /// `DispatchSource.makeTimerSource(queue:)` with a queue of the module's: on its Dispatch
+    /// queue (disfavoured: with `nil` or `.global()`, Dispatch's). Its handlers are carried, as
+    /// every source's are here (below).
+    @usableFromInline
+    @_disfavoredOverload
+    nonisolated static func makeTimerSource(
+        flags: DispatchSource.TimerFlags = [], queue: Ambient.CarryingQueue?
+    ) -> any DispatchSourceTimer {
+        makeTimerSource(flags: flags, queue: queue?.queue)
+    }
+}
+
+// A Dispatch source's handlers (a timer's ticks, a file descriptor's events) run where Dispatch
+// runs them, outside the scope that set them: here they have Dispatch's signatures, so Swift
+// takes these, and each handler runs in the scope that set it.
+extension DispatchSourceProtocol {
+    /// `source.setEventHandler(qos:flags:handler:)` here: `handler` runs in the setter's scope.
+    @usableFromInline
+    nonisolated func setEventHandler(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?
+    ) {
+        Ambient.SystemSingletons.setEventHandler(on: self, qos: qos, flags: flags, handler: carried(handler))
+    }
+
+    /// `source.setCancelHandler(qos:flags:handler:)` here: `handler` runs in the setter's scope.
+    @usableFromInline
+    nonisolated func setCancelHandler(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?
+    ) {
+        Ambient.SystemSingletons.setCancelHandler(on: self, qos: qos, flags: flags, handler: carried(handler))
+    }
+
+    /// `handler`, to run in the scope here (itself when nothing is injected).
+    nonisolated private func carried(_ handler: DispatchSourceHandler?) -> DispatchSourceHandler? {
+        let context = Ambient.InjectionContext.current
+        guard let handler, !context.isEmpty else { return handler }
+        return { context.run(handler) }
+    }
+}
+
+extension RunLoop {
+    /// `RunLoop.main.perform { … }` here: on the current main queue (live, the main thread;
+    /// driven, when the test clock runs it), in the caller's scope.
+    @usableFromInline
+    nonisolated func perform(_ block: @escaping @Sendable () -> Void) {
+        Ambient.MainQueue.followingCurrent.async { block() }
     }
 }
 
@@ -308,26 +467,32 @@ extension DispatchGroup {
 extension DispatchPredicate {
     /// `dispatchPrecondition(condition: .onQueue(queue))` with this module's queue.
     @available(*, unavailable, message: "a CarryingQueue is not a Dispatch queue: write .onQueue(queue.queue)")
-    nonisolated static func onQueue(_ queue: CarryingQueue) -> DispatchPredicate { fatalError("unavailable") }
+    @usableFromInline
+    nonisolated static func onQueue(_ queue: Ambient.CarryingQueue) -> DispatchPredicate { fatalError("unavailable") }
     /// `.notOnQueue(queue)` with this module's queue.
     @available(*, unavailable, message: "a CarryingQueue is not a Dispatch queue: write .notOnQueue(queue.queue)")
-    nonisolated static func notOnQueue(_ queue: CarryingQueue) -> DispatchPredicate { fatalError("unavailable") }
+    @usableFromInline
+    nonisolated static func notOnQueue(_ queue: Ambient.CarryingQueue) -> DispatchPredicate {
+        fatalError("unavailable")
+    }
 }
 
 extension RunLoop {
     /// `RunLoop.main.add(timer, forMode:)` with this module's timer (`Timer(fire:interval:…)`):
     /// scheduled on the current main queue.
-    nonisolated func add(_ timer: MainQueue.Timer, forMode mode: RunLoop.Mode) {
-        MainQueue.current.add(timer)
+    @usableFromInline
+    nonisolated func add(_ timer: Ambient.MainQueue.Timer, forMode mode: RunLoop.Mode) {
+        Ambient.MainQueue.current.add(timer)
     }
 }
 
-extension NetworkSession {
+extension Ambient.NetworkSession {
     /// `URLSession(configuration:…)` here.
     @available(
         *, unavailable,
         message: "URLSession is Ambient's NetworkSession here: write URLSession(session: .init(configuration: …))"
     )
+    @usableFromInline
     nonisolated init(
         configuration: URLSessionConfiguration, delegate: (any URLSessionDelegate)? = nil,
         delegateQueue: Foundation.OperationQueue? = nil
@@ -338,75 +503,88 @@ extension NetworkSession {
 
 extension Date {
     /// `Date()` here: the current clock's time.
-    nonisolated init() { self = Clock.current.now }
+    @usableFromInline
+    nonisolated init() { self = Ambient.Clock.current.now }
     /// `Date.now` here.
-    nonisolated static var now: Date { Clock.current.now }
+    @usableFromInline
+    nonisolated static var now: Date { Ambient.Clock.current.now }
     /// `Date(timeIntervalSinceNow:)` here.
+    @usableFromInline
     nonisolated init(timeIntervalSinceNow interval: TimeInterval) {
-        self = Clock.current.now.addingTimeInterval(interval)
+        self = Ambient.Clock.current.now.addingTimeInterval(interval)
     }
     /// `date.timeIntervalSinceNow` here.
-    nonisolated var timeIntervalSinceNow: TimeInterval { timeIntervalSince(Clock.current.now) }
+    @usableFromInline
+    nonisolated var timeIntervalSinceNow: TimeInterval { timeIntervalSince(Ambient.Clock.current.now) }
 }
 
 extension UUID {
     /// `UUID()` here: the current generator's next.
-    nonisolated init() { self = UUIDGenerator.current() }
+    @usableFromInline
+    nonisolated init() { self = Ambient.UUIDGenerator.current() }
 }
 
 /// The current region (in the extensions below, `Region` would be `Locale.Region`).
-nonisolated private func currentRegion() -> Region { Region.current }
+nonisolated private func currentRegion() -> Ambient.Region { Ambient.Region.current }
 
 // With no region injected, each is the system's own value (`SystemSingletons`), not the live
 // region's, which reads the autoupdating ones: `Locale.current` prints as Foundation's does.
 extension Locale {
     /// `Locale.current` here: the current region's.
+    @usableFromInline
     nonisolated static var current: Locale {
         let region = currentRegion()
-        return region == .live ? SystemSingletons.locale : region.locale
+        return region == .live ? Ambient.SystemSingletons.locale : region.locale
     }
     /// `Locale.autoupdatingCurrent` here.
+    @usableFromInline
     nonisolated static var autoupdatingCurrent: Locale {
         let region = currentRegion()
-        return region == .live ? SystemSingletons.autoupdatingLocale : region.locale
+        return region == .live ? Ambient.SystemSingletons.autoupdatingLocale : region.locale
     }
 }
 
 extension TimeZone {
     /// `TimeZone.current` here: the current region's.
+    @usableFromInline
     nonisolated static var current: TimeZone {
         let region = currentRegion()
-        return region == .live ? SystemSingletons.timeZone : region.timeZone
+        return region == .live ? Ambient.SystemSingletons.timeZone : region.timeZone
     }
     /// `TimeZone.autoupdatingCurrent` here.
+    @usableFromInline
     nonisolated static var autoupdatingCurrent: TimeZone {
         let region = currentRegion()
-        return region == .live ? SystemSingletons.autoupdatingTimeZone : region.timeZone
+        return region == .live ? Ambient.SystemSingletons.autoupdatingTimeZone : region.timeZone
     }
 }
 
 extension Calendar {
     /// `Calendar.current` here: the current region's.
+    @usableFromInline
     nonisolated static var current: Calendar {
         let region = currentRegion()
-        return region == .live ? SystemSingletons.calendar : region.calendar
+        return region == .live ? Ambient.SystemSingletons.calendar : region.calendar
     }
     /// `Calendar.autoupdatingCurrent` here.
+    @usableFromInline
     nonisolated static var autoupdatingCurrent: Calendar {
         let region = currentRegion()
-        return region == .live ? SystemSingletons.autoupdatingCalendar : region.calendar
+        return region == .live ? Ambient.SystemSingletons.autoupdatingCalendar : region.calendar
     }
 }
 
 extension Data {
     /// `data.write(to:)` here: through the current file system.
+    @usableFromInline
     nonisolated func write(to url: URL, options: Data.WritingOptions = []) throws {
-        try FileSystem.current.write(self, to: url, options: options)
+        try Ambient.FileSystem.current.write(self, to: url, options: options)
     }
     /// `Data(contentsOf:)` here: through the current file system. (`__shared`, as Foundation
     /// declares its own: the same signature, so this module's wins rather than being ambiguous.)
+    @usableFromInline
     nonisolated init(contentsOf url: __shared URL, options: Data.ReadingOptions = []) throws {
-        self = try FileSystem.current.contents(of: url)
+        self = try Ambient.FileSystem.current.contents(of: url)
     }
 }
 
@@ -414,8 +592,9 @@ extension Data {
 
 /// `print` here: with no logger injected (the current one writes where the live one does),
 /// Swift's `print`, the same bytes on standard output; else an info entry on the current logger.
+@usableFromInline
 nonisolated func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    let logger = Logger.current
+    let logger = Ambient.Logger.current
     let message = items.map { "\($0)" }.joined(separator: separator)
     if logger.writesLive {
         Swift.print(message, terminator: terminator)
@@ -427,8 +606,9 @@ nonisolated func print(_ items: Any..., separator: String = " ", terminator: Str
 /// `NSLog` here: with no logger injected, Foundation's `NSLog`; else an info entry on the
 /// current logger, formatted as `NSLog` formats.
 // swift-format-ignore: AlwaysUseLowerCamelCase
+@usableFromInline
 nonisolated func NSLog(_ format: String, _ arguments: CVarArg...) {
-    let logger = Logger.current
+    let logger = Ambient.Logger.current
     if logger.writesLive {
         withVaList(arguments) { Foundation.NSLogv(format, $0) }
     } else {

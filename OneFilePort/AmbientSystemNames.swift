@@ -42,6 +42,60 @@ extension Dispatch.DispatchQueue {
     nonisolated static var main: Dispatch.DispatchQueue { SystemSingletons.mainQueue }
 }
 
+extension Dispatch.DispatchQueue {
+    /// `queue.async(group:qos:flags:execute:)`: Dispatch's.
+    nonisolated func async(
+        group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        SystemSingletons.async(on: self, group: group, qos: qos, flags: flags, execute: work)
+    }
+    /// `queue.asyncAfter(deadline:qos:flags:execute:)`: Dispatch's.
+    nonisolated func asyncAfter(
+        deadline: DispatchTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        SystemSingletons.asyncAfter(on: self, deadline: deadline, qos: qos, flags: flags, execute: work)
+    }
+    /// `queue.sync(execute:)`: Dispatch's.
+    nonisolated func sync<T>(execute work: () throws -> T) rethrows -> T {
+        try SystemSingletons.sync(on: self, execute: work)
+    }
+    /// `queue.sync(flags:execute:)`: Dispatch's.
+    nonisolated func sync<T>(flags: DispatchWorkItemFlags, execute work: () throws -> T) rethrows -> T {
+        try SystemSingletons.sync(on: self, flags: flags, execute: work)
+    }
+}
+
+extension DispatchSourceProtocol {
+    /// `source.setEventHandler(qos:flags:handler:)`: Dispatch's.
+    nonisolated func setEventHandler(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?
+    ) {
+        SystemSingletons.setEventHandler(on: self, qos: qos, flags: flags, handler: handler)
+    }
+    /// `source.setCancelHandler(qos:flags:handler:)`: Dispatch's.
+    nonisolated func setCancelHandler(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], handler: DispatchSourceHandler?
+    ) {
+        SystemSingletons.setCancelHandler(on: self, qos: qos, flags: flags, handler: handler)
+    }
+}
+
+extension DispatchWorkItem {
+    /// `item.notify(queue:execute:)`: Dispatch's.
+    nonisolated func notify(queue: Dispatch.DispatchQueue, execute work: @escaping @convention(block) () -> Void) {
+        notify(qos: .unspecified, flags: [], queue: queue, execute: work)
+    }
+}
+
+extension RunLoop {
+    /// `runLoop.perform(_:)`: Foundation's.
+    nonisolated func perform(_ block: @escaping @Sendable () -> Void) {
+        SystemSingletons.perform(on: self, block)
+    }
+}
+
 extension Foundation.OperationQueue {
     /// `OperationQueue.main`: Foundation's.
     nonisolated static var main: Foundation.OperationQueue { SystemSingletons.mainOperationQueue }

@@ -75,3 +75,29 @@ extension DispatchGroup {
             deliver: deliver)
     }
 }
+
+extension DispatchWorkItem {
+    /// `notify(qos:flags:queue:execute:)` on a ``CarryingQueue``: once this item has run (or
+    /// been cancelled), `work` runs on `queue` inside the scope that asked for the notification,
+    /// counted under a tracked or driven ``BackgroundQueue`` as a group's notification is.
+    ///
+    /// ```swift
+    /// let save = DispatchWorkItem { store.save() }
+    /// save.notify(queue: queue) { Logger.current.info("saved") }   // the caller's Logger
+    /// queue.async(execute: save)
+    /// ```
+    ///
+    /// Disfavoured, so that `item.notify(queue: .global())` still means Dispatch's queue.
+    @_disfavoredOverload
+    public func notify(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: CarryingQueue,
+        fileID: StaticString = #fileID, line: UInt = #line,
+        execute work: @escaping @Sendable () -> Void
+    ) {
+        // The item's completion, as a group that it leaves: the group's carried, counted path.
+        let group = DispatchGroup()
+        group.enter()
+        notify(queue: .global()) { group.leave() }
+        group.notify(qos: qos, flags: flags, queue: queue, fileID: fileID, line: line, execute: work)
+    }
+}

@@ -40,6 +40,44 @@ public enum SystemSingletons {
     public static var mainQueue: DispatchQueue { .main }
     /// Foundation's `OperationQueue.main`.
     public static var mainOperationQueue: OperationQueue { .main }
+    /// Dispatch's `queue.async(group:qos:flags:execute:)`.
+    public static func async(
+        on queue: DispatchQueue, group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified,
+        flags: DispatchWorkItemFlags = [], execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        queue.async(group: group, qos: qos, flags: flags, execute: work)
+    }
+    /// Dispatch's `queue.asyncAfter(deadline:qos:flags:execute:)`.
+    public static func asyncAfter(
+        on queue: DispatchQueue, deadline: DispatchTime, qos: DispatchQoS = .unspecified,
+        flags: DispatchWorkItemFlags = [], execute work: @escaping @Sendable @convention(block) () -> Void
+    ) {
+        queue.asyncAfter(deadline: deadline, qos: qos, flags: flags, execute: work)
+    }
+    /// Dispatch's `queue.sync(flags:execute:)`.
+    public static func sync<T>(
+        on queue: DispatchQueue, flags: DispatchWorkItemFlags = [], execute work: () throws -> T
+    ) rethrows -> T {
+        try queue.sync(flags: flags, execute: work)
+    }
+    /// Dispatch's `source.setEventHandler(qos:flags:handler:)`.
+    public static func setEventHandler(
+        on source: some DispatchSourceProtocol, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        handler: DispatchSourceHandler?
+    ) {
+        source.setEventHandler(qos: qos, flags: flags, handler: handler)
+    }
+    /// Dispatch's `source.setCancelHandler(qos:flags:handler:)`.
+    public static func setCancelHandler(
+        on source: some DispatchSourceProtocol, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        handler: DispatchSourceHandler?
+    ) {
+        source.setCancelHandler(qos: qos, flags: flags, handler: handler)
+    }
+    /// Foundation's `runLoop.perform(_:)`.
+    public static func perform(on runLoop: RunLoop, _ block: @escaping @Sendable () -> Void) {
+        runLoop.perform(block)
+    }
     /// Foundation's `Data(contentsOf:options:)`: the real disk.
     public static func contents(of url: URL, options: Data.ReadingOptions = []) throws -> Data {
         try Data(contentsOf: url, options: options)

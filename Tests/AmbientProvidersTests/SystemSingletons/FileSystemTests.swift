@@ -80,6 +80,19 @@ struct FileSystemTests {
         #expect(ours[.modificationDate] as? Date == theirs[.modificationDate] as? Date)
     }
 
+    /// The attributes legacy code passes (`.posixPermissions`) reach `FileManager` on the live
+    /// file system and in a sandbox; a memory store takes the call and keeps none.
+    @Test func createFileAndDirectoryTakeFileManagersAttributes() throws {
+        let sandbox = try FileSystem.sandbox()
+        try sandbox.createDirectory(atPath: "logs", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(sandbox.createFile(atPath: "logs/app.log", contents: Data("x".utf8), attributes: [.posixPermissions: 0o600]))
+        #expect(try sandbox.attributesOfItem(atPath: "logs/app.log")[.posixPermissions] as? Int == 0o600)
+        #expect(try sandbox.attributesOfItem(atPath: "logs")[.posixPermissions] as? Int == 0o700)
+        let memory = FileSystem.inMemory()
+        #expect(memory.createFile(atPath: "/tmp/app.log", contents: nil, attributes: [.posixPermissions: 0o600]))
+        #expect(memory.fileExists(atPath: "/tmp/app.log"))
+    }
+
     @Test func inMemoryErrorsAreFileManagersCocoaErrors() throws {
         let memory = FileSystem.inMemory()
         #expect(throws: CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "/nope"])) {

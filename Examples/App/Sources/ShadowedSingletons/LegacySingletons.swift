@@ -210,3 +210,57 @@ public final class DraftStore: @unchecked Sendable {
     /// `work` on the kept main queue.
     public func onMain(_ work: @escaping @Sendable () -> Void) { main.async(execute: work) }
 }
+
+/// A sweep on a `DispatchSource` timer, on a module queue, reading `Date()` at each tick.
+public final class ExpiringCache: @unchecked Sendable {
+    // @unchecked: `entries` is only touched on `queue`.
+    private var entries: [String: Date] = [:]
+    private let queue = DispatchQueue(label: "cache.entries")
+    private var timer: DispatchSourceTimer?
+
+    /// A cache whose sweep runs every `interval` seconds.
+    public init(sweepEvery interval: Double) {
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer!.schedule(deadline: .now(), repeating: interval)
+        timer!.setEventHandler { [unowned self] in
+            let now = Date()
+            self.entries = self.entries.filter { $0.value > now }
+        }
+        timer!.resume()
+    }
+
+    deinit { timer?.cancel() }
+
+    /// Keeps `key` for `seconds`.
+    public func insert(_ key: String, for seconds: TimeInterval) {
+        queue.sync { entries[key] = Date().addingTimeInterval(seconds) }
+    }
+
+    /// The keys not yet swept.
+    public var keys: [String] { queue.sync { entries.keys.sorted() } }
+}
+
+/// `item.notify(queue: .global())` after a work item on a module queue.
+public func notifyAfterItem(_ done: @escaping @Sendable (String?) -> Void) {
+    let item = DispatchWorkItem { UserDefaults.standard.set("item", forKey: "item") }
+    item.notify(queue: .global()) { done(UserDefaults.standard.string(forKey: "item")) }
+    DispatchQueue(label: "shadowed.item").async(execute: item)
+}
+
+/// An observer on `NotificationCenter.default` delivering on `.main`.
+public func observeOnMain(_ name: String, _ seen: @escaping @Sendable (String?) -> Void) -> NSObjectProtocol {
+    NotificationCenter.default.addObserver(forName: Notification.Name(name), object: nil, queue: .main) { _ in
+        seen(UserDefaults.standard.string(forKey: "observed"))
+    }
+}
+
+/// `RunLoop.main.perform`.
+public func performOnMainRunLoop(_ done: @escaping @Sendable (String?) -> Void) {
+    RunLoop.main.perform { done(UserDefaults.standard.string(forKey: "performed")) }
+}
+
+/// Work on a Dispatch queue the caller hands in (a public API names Dispatch's type).
+public func readFlag(on queue: Dispatch.DispatchQueue, _ done: @escaping @Sendable (Bool) -> Void) {
+    queue.async { done(UserDefaults.standard.bool(forKey: "flag")) }
+    queue.asyncAfter(deadline: .now() + 5) { done(UserDefaults.standard.bool(forKey: "later")) }
+}

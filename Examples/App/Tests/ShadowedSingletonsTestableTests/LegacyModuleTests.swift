@@ -47,6 +47,18 @@ struct LegacyModuleTests {
         group.notify(queue: .main) {}
         group.leave()
         _ = Timer(timeInterval: 1, repeats: false) { _ in }
+        queue.async {}
+        queue.asyncAfter(deadline: .now() + 1) {}
+        #expect(queue.sync(flags: .barrier) { 1 } == 1)
+        let item = DispatchWorkItem {}
+        item.notify(queue: .global()) {}
+        queue.async(execute: item)
+        let timer: DispatchSourceTimer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 60)
+        timer.setEventHandler {}
+        timer.resume()
+        timer.cancel()
+        RunLoop.main.perform {}
         print("legacy test", 1, separator: ":")
         NSLog("legacy test %d", 2)
     }

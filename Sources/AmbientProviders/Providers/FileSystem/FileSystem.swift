@@ -281,20 +281,32 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     // MARK: - Changes
 
     /// Creates or replaces a file; `false` when it cannot (no parent directory, a directory
-    /// there): `FileManager.createFile(atPath:contents:)`.
+    /// there): `FileManager.createFile(atPath:contents:attributes:)`. The attributes
+    /// (`.posixPermissions`, …) are `FileManager`'s to apply on the live file system and in a
+    /// sandbox; a memory store does not keep them.
     @discardableResult
-    public func createFile(atPath path: String, contents: Data? = nil) -> Bool {
-        backend.createFile(atPath: path, contents: contents)
+    public func createFile(
+        atPath path: String, contents: Data? = nil, attributes: [FileAttributeKey: Any]? = nil
+    ) -> Bool {
+        backend.createFile(atPath: path, contents: contents, attributes: attributes)
     }
 
-    /// `FileManager.createDirectory(atPath:withIntermediateDirectories:)`.
-    public func createDirectory(atPath path: String, withIntermediateDirectories: Bool = false) throws {
-        try backend.createDirectory(atPath: path, withIntermediateDirectories: withIntermediateDirectories)
+    /// `FileManager.createDirectory(atPath:withIntermediateDirectories:attributes:)` (the
+    /// attributes as for ``createFile(atPath:contents:attributes:)``).
+    public func createDirectory(
+        atPath path: String, withIntermediateDirectories: Bool = false, attributes: [FileAttributeKey: Any]? = nil
+    ) throws {
+        try backend.createDirectory(
+            atPath: path, withIntermediateDirectories: withIntermediateDirectories, attributes: attributes)
     }
 
-    /// `FileManager.createDirectory(at:withIntermediateDirectories:)`.
-    public func createDirectory(at url: URL, withIntermediateDirectories: Bool = false) throws {
-        try backend.createDirectory(atPath: url.path, withIntermediateDirectories: withIntermediateDirectories)
+    /// `FileManager.createDirectory(at:withIntermediateDirectories:attributes:)` (the attributes
+    /// as for ``createFile(atPath:contents:attributes:)``).
+    public func createDirectory(
+        at url: URL, withIntermediateDirectories: Bool = false, attributes: [FileAttributeKey: Any]? = nil
+    ) throws {
+        try backend.createDirectory(
+            atPath: url.path, withIntermediateDirectories: withIntermediateDirectories, attributes: attributes)
     }
 
     /// Removes a file or a directory with everything in it: `FileManager.removeItem(atPath:)`.

@@ -19,8 +19,9 @@ enum ItemKind: Sendable, Hashable {
 protocol FileSystemBackend: Sendable {
     func itemKind(atPath path: String) -> ItemKind?
     func contents(atPath path: String) -> Data?
-    func createFile(atPath path: String, contents: Data?) -> Bool
-    func createDirectory(atPath path: String, withIntermediateDirectories: Bool) throws
+    func createFile(atPath path: String, contents: Data?, attributes: [FileAttributeKey: Any]?) -> Bool
+    func createDirectory(
+        atPath path: String, withIntermediateDirectories: Bool, attributes: [FileAttributeKey: Any]?) throws
     func removeItem(atPath path: String) throws
     func moveItem(atPath source: String, toPath destination: String) throws
     func copyItem(atPath source: String, toPath destination: String) throws

@@ -126,7 +126,8 @@ final class InMemoryFileSystem: FileSystemBackend {
         }
     }
 
-    func createFile(atPath path: String, contents: Data?) -> Bool {
+    /// The attributes are not kept: a memory store has no owners or permissions.
+    func createFile(atPath path: String, contents: Data?, attributes: [FileAttributeKey: Any]?) -> Bool {
         nodes.withLock { nodes in
             switch Self.resolve(path, in: nodes) {
             case .found(let found, .file):
@@ -142,7 +143,9 @@ final class InMemoryFileSystem: FileSystemBackend {
         }
     }
 
-    func createDirectory(atPath path: String, withIntermediateDirectories: Bool) throws {
+    func createDirectory(
+        atPath path: String, withIntermediateDirectories: Bool, attributes: [FileAttributeKey: Any]?
+    ) throws {
         try nodes.withLock { nodes throws(CocoaError) in
             try Self.makeDirectory(path, intermediates: withIntermediateDirectories, in: &nodes)
         }

@@ -20,12 +20,15 @@ struct LiveFileSystem: FileSystemBackend {
         FileManager.default.contents(atPath: path)
     }
 
-    func createFile(atPath path: String, contents: Data?) -> Bool {
-        FileManager.default.createFile(atPath: path, contents: contents)
+    func createFile(atPath path: String, contents: Data?, attributes: [FileAttributeKey: Any]?) -> Bool {
+        FileManager.default.createFile(atPath: path, contents: contents, attributes: attributes)
     }
 
-    func createDirectory(atPath path: String, withIntermediateDirectories: Bool) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: withIntermediateDirectories)
+    func createDirectory(
+        atPath path: String, withIntermediateDirectories: Bool, attributes: [FileAttributeKey: Any]?
+    ) throws {
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: withIntermediateDirectories, attributes: attributes)
     }
 
     func removeItem(atPath path: String) throws {

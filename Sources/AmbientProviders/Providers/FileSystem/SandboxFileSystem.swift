@@ -132,13 +132,16 @@ final class SandboxFileSystem: FileSystemBackend {
         return live.contents(atPath: confined)
     }
 
-    func createFile(atPath path: String, contents: Data?) -> Bool {
+    func createFile(atPath path: String, contents: Data?, attributes: [FileAttributeKey: Any]?) -> Bool {
         guard let confined = confinedOrReported(path) else { return false }
-        return live.createFile(atPath: confined, contents: contents)
+        return live.createFile(atPath: confined, contents: contents, attributes: attributes)
     }
 
-    func createDirectory(atPath path: String, withIntermediateDirectories: Bool) throws {
-        try live.createDirectory(atPath: confine(path), withIntermediateDirectories: withIntermediateDirectories)
+    func createDirectory(
+        atPath path: String, withIntermediateDirectories: Bool, attributes: [FileAttributeKey: Any]?
+    ) throws {
+        try live.createDirectory(
+            atPath: confine(path), withIntermediateDirectories: withIntermediateDirectories, attributes: attributes)
     }
 
     func removeItem(atPath path: String) throws {

@@ -113,6 +113,10 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
         /// How long after scheduling.
         public let delay: Duration
 
+        init(delay: Duration) {
+            self.delay = delay
+        }
+
         /// The moment of scheduling.
         public static func now() -> Deadline {
             Deadline(delay: .zero)
@@ -152,6 +156,22 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
             case .never: return Self.never
             @unknown default: return self
             }
+        }
+
+        /// The delay from now until `time` on Dispatch's clock (`.distantFuture`: never; a time
+        /// already past: now): a Dispatch deadline, written out, as a carrying queue takes it.
+        ///
+        /// ```swift
+        /// queue.asyncAfter(deadline: MainQueue.Deadline(DispatchTime.now() + 5)) { retry() }
+        /// ```
+        public init(_ time: DispatchTime) {
+            if time == .distantFuture {
+                self = Self.never
+                return
+            }
+            let now = DispatchTime.now().uptimeNanoseconds
+            let until = time.uptimeNanoseconds
+            delay = until > now ? .nanoseconds(Int64(clamping: until - now)) : .zero
         }
 
         /// Never: work scheduled for it is dropped, as Dispatch drops it.

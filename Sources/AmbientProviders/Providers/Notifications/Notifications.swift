@@ -105,6 +105,28 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
         center.addObserver(forName: name, object: object, queue: queue, using: block)
     }
 
+    /// `center.addObserver(forName:object:queue:using:)` with the main queue as legacy code
+    /// passes it (`queue: .main` in a module that adopts Ambient by its one file): `block` runs
+    /// on `queue` (the live main queue or a driven one) inside the scope that added the
+    /// observer. Keep the token and pass it to ``removeObserver(_:)``.
+    ///
+    /// ```swift
+    /// let token = Notifications.current.addObserver(forName: .cartChanged, queue: MainQueue.current) { _ in
+    ///     badge.refresh()   // on the main actor, with the adder's values
+    /// }
+    /// ```
+    public func addObserver(
+        forName name: Notification.Name?, object: (any Sendable)? = nil, queue: MainQueue,
+        using block: @escaping @MainActor @Sendable (Notification) -> Void
+    ) -> any NSObjectProtocol {
+        let context = InjectionContext.current
+        return center.addObserver(forName: name, object: object, queue: nil) { notification in
+            // `Notification` is not marked `Sendable`; it is handed on once, unchanged.
+            nonisolated(unsafe) let notification = notification
+            context.run { queue.async { block(notification) } }
+        }
+    }
+
     /// `center.removeObserver(_:)`.
     public func removeObserver(_ observer: Any) {
         center.removeObserver(observer)
