@@ -84,8 +84,11 @@ struct FileSystemTests {
     /// file system and in a sandbox; a memory store takes the call and keeps none.
     @Test func createFileAndDirectoryTakeFileManagersAttributes() throws {
         let sandbox = try FileSystem.sandbox()
-        try sandbox.createDirectory(atPath: "logs", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        #expect(sandbox.createFile(atPath: "logs/app.log", contents: Data("x".utf8), attributes: [.posixPermissions: 0o600]))
+        try sandbox.createDirectory(
+            atPath: "logs", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(
+            sandbox.createFile(atPath: "logs/app.log", contents: Data("x".utf8), attributes: [.posixPermissions: 0o600])
+        )
         #expect(try sandbox.attributesOfItem(atPath: "logs/app.log")[.posixPermissions] as? Int == 0o600)
         #expect(try sandbox.attributesOfItem(atPath: "logs")[.posixPermissions] as? Int == 0o700)
         let memory = FileSystem.inMemory()
