@@ -82,6 +82,7 @@ open class InjectingTestCase: XCTestCase {
                         "\(name): " + StrictModeMessage.text(for: type, fix: "injections", allow: "strictModeAllowing"))
                 })
         }
+        pendingWork.watch(queueOf: context)
         context.run { super.invokeTest() }
         // The background work the test left pending (queues made where its reporter is current).
         if let report = pendingWork.report() { XCTFail("\(name): \(report)") }

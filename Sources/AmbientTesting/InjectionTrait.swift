@@ -68,7 +68,9 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         }
         // The test's reporter goes in first, so a reporter the test injects itself wins.
         let context = InjectionContext.current.injecting(IssueReporter.swiftTesting(recorder, checking: pendingWork))
-        try await inject(context, test, recorder).run { try await function() }
+        let injected = try await inject(context, test, recorder)
+        pendingWork.watch(queueOf: injected)
+        try await injected.run { try await function() }
     }
 }
 

@@ -59,6 +59,49 @@ struct PendingWorkReportTests {
         group.leave()  // after the test's check: the notification's work runs, no harm done
     }
 
+    /// A queue the trait makes fresh for the test (before the test's reporter is current) is
+    /// checked too.
+    @Test func aQueueInjectedFreshByTheTraitIsChecked() async throws {
+        let test = try #require(Test.current)
+        let trait = InjectionTrait.injecting(fresh: { BackgroundQueue.tracked() })
+        let group = DispatchGroup()
+        group.enter()
+        await withKnownIssue {
+            do {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    group.notify(queue: CarryingQueue(label: "fresh")) {}
+                }
+            } catch {
+                Issue.record(error)
+            }
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.contains("CarryingQueue(fresh).notify, waiting for its DispatchGroup")
+            }
+        }
+        group.leave()
+    }
+
+    /// A repeating timer still scheduled on a driven main queue when the test ends is reported.
+    @Test func aTimerLeftScheduledIsReported() async throws {
+        let test = try #require(Test.current)
+        let trait = InjectionTrait.injecting(fresh: {
+            let testClock = TestClock()
+            return (BackgroundQueue.driven(by: testClock), MainQueue.driven(by: testClock))
+        })
+        await withKnownIssue {
+            do {
+                try await trait.provideScope(for: test, testCase: Test.Case.current) {
+                    MainQueue.current.scheduledTimer(withTimeInterval: 5, repeats: true) { _ in }
+                }
+            } catch {
+                Issue.record(error)
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("background work pending") }
+        }
+    }
+
     @Test func workThatFinishedIsNotReported() async throws {
         let test = try #require(Test.current)
         try await InjectionTrait.injecting(Defaults.inMemory()).provideScope(for: test, testCase: Test.Case.current) {

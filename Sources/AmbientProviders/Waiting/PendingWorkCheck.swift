@@ -5,8 +5,8 @@ import AmbientCore
 // Why: work a test left pending is a test that passes today and fails tomorrow; the test
 // frameworks' integrations report it when the test ends.
 
-/// The tracked and driven background queues made during one test, asked when the test ends
-/// what they still have pending. AmbientTesting's traits and `InjectingTestCase` make one per
+/// The tracked and driven background queues and the driven main queues made during one test,
+/// asked when the test ends what they still have pending. AmbientTesting's traits and `InjectingTestCase` make one per
 /// test and hand it to their ``IssueReporter``; a queue made where that reporter is current
 /// registers itself. It also delivers, when a wait returns, the reports that work the wait
 /// covered made away from the test's task, so `withKnownIssue` around the wait sees them.
@@ -16,7 +16,7 @@ package final class PendingWorkCheck: Sendable {
     private let watched = Locked<[Weak]>([])
 
     private struct Weak: Sendable {
-        weak var work: BackgroundWork?
+        weak var work: (any PendingWorkSource)?
     }
     private let deliverHeld: (@Sendable () -> Void)?
 
@@ -33,9 +33,18 @@ package final class PendingWorkCheck: Sendable {
         deliverHeld?()
     }
 
-    /// Watches `work` until the test ends.
-    func watch(_ work: BackgroundWork) {
+    /// Watches the tracked or driven queue `context` injects, if any: one made before the
+    /// test's reporter was current (by a trait's `fresh:` closure, by `InjectingTestCase`'s
+    /// `injections`), which did not register itself.
+    package func watch(queueOf context: InjectionContext) {
+        if let work = context[BackgroundQueue.self]?.state.object { watch(work) }
+        if let driver = context[MainQueue.self]?.state.object { watch(driver) }
+    }
+
+    /// Watches `work` until the test ends (once, however often it is handed in).
+    func watch(_ work: any PendingWorkSource) {
         watched.withLock { watched in
+            if watched.contains(where: { $0.work === work }) { return }
             // Gone queues dropped as the list doubles: amortised, and bounded by the live ones.
             if watched.count == watched.capacity { watched.removeAll { $0.work == nil } }
             watched.append(Weak(work: work))
@@ -56,3 +65,12 @@ package final class PendingWorkCheck: Sendable {
             + lines.map { "- " + $0 }.joined(separator: "\n")
     }
 }
+
+/// A queue a test's end asks what it still has pending: a tracked or driven background queue
+/// (its submissions), a driven main queue (its deferred work and its timers).
+protocol PendingWorkSource: AnyObject, Sendable {
+    /// One line per piece of work not yet run: where it came from and what it waits for.
+    func pendingWork() -> [String]
+}
+
+extension BackgroundWork: PendingWorkSource {}

@@ -9,7 +9,7 @@ import Foundation
 
 /// The work scheduled on a ``MainQueue/driven(by:)`` queue, and the sleepers that run it.
 @usableFromInline
-final class TestMainQueue: Sendable {
+final class TestMainQueue: PendingWorkSource {
     private struct Item: Sendable, DueWork {
         let order: UInt64
         let deadline: Clock.Instant
@@ -28,6 +28,20 @@ final class TestMainQueue: Sendable {
 
     init(testClock: TestClock) {
         self.testClock = testClock
+        IssueReporter.current.pendingWork?.watch(self)
+    }
+
+    /// The work not yet run, for the end-of-test report: a timer that is still valid, or
+    /// deferred work, each with when the test clock would run it.
+    func pendingWork() -> [String] {
+        let now = testClock.instant
+        let items = pending.withLock { $0.items }.filter { $0.timer?.isValid ?? true }.sorted { $0.order < $1.order }
+        return items.map { item in
+            let due =
+                "due when the test clock reaches \(Submission.time(item.deadline)) (it is at \(Submission.time(now)))"
+            guard let interval = item.repeating else { return "MainQueue.driven: work \(due)" }
+            return "MainQueue.driven: a timer repeating every \(interval) until invalidated, next \(due)"
+        }
     }
 
     func schedule(
