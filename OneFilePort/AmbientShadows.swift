@@ -262,7 +262,7 @@ nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchec
         let region = Ambient.Region.current
         guard region != applied else { return }
         applied = region
-        let live = region == .live
+        let live = region.isLive
         if following.locale { super.locale = live ? made.locale : region.locale }
         if following.timeZone { super.timeZone = live ? made.timeZone : region.timeZone }
         if following.calendar { super.calendar = live ? made.calendar : region.calendar }
@@ -320,7 +320,7 @@ nonisolated final class RegionalNumberFormatter: Foundation.NumberFormatter, @un
         let region = Ambient.Region.current
         guard following, region != applied else { return }
         applied = region
-        super.locale = region == .live ? made : region.locale
+        super.locale = region.isLive ? made : region.locale
     }
 }
 
@@ -534,13 +534,13 @@ extension Locale {
     @usableFromInline
     nonisolated static var current: Locale {
         let region = currentRegion()
-        return region == .live ? Ambient.SystemSingletons.locale : region.locale
+        return region.isLive ? Ambient.SystemSingletons.locale : region.locale
     }
     /// `Locale.autoupdatingCurrent` here.
     @usableFromInline
     nonisolated static var autoupdatingCurrent: Locale {
         let region = currentRegion()
-        return region == .live ? Ambient.SystemSingletons.autoupdatingLocale : region.locale
+        return region.isLive ? Ambient.SystemSingletons.autoupdatingLocale : region.locale
     }
 }
 
@@ -549,13 +549,13 @@ extension TimeZone {
     @usableFromInline
     nonisolated static var current: TimeZone {
         let region = currentRegion()
-        return region == .live ? Ambient.SystemSingletons.timeZone : region.timeZone
+        return region.isLive ? Ambient.SystemSingletons.timeZone : region.timeZone
     }
     /// `TimeZone.autoupdatingCurrent` here.
     @usableFromInline
     nonisolated static var autoupdatingCurrent: TimeZone {
         let region = currentRegion()
-        return region == .live ? Ambient.SystemSingletons.autoupdatingTimeZone : region.timeZone
+        return region.isLive ? Ambient.SystemSingletons.autoupdatingTimeZone : region.timeZone
     }
 }
 
@@ -564,13 +564,13 @@ extension Calendar {
     @usableFromInline
     nonisolated static var current: Calendar {
         let region = currentRegion()
-        return region == .live ? Ambient.SystemSingletons.calendar : region.calendar
+        return region.isLive ? Ambient.SystemSingletons.calendar : region.calendar
     }
     /// `Calendar.autoupdatingCurrent` here.
     @usableFromInline
     nonisolated static var autoupdatingCurrent: Calendar {
         let region = currentRegion()
-        return region == .live ? Ambient.SystemSingletons.autoupdatingCalendar : region.calendar
+        return region.isLive ? Ambient.SystemSingletons.autoupdatingCalendar : region.calendar
     }
 }
 

@@ -83,6 +83,13 @@ open class InjectingTestCase: XCTestCase {
                 })
         }
         pendingWork.watch(queueOf: context)
+        let name = self.name
+        // A warning on standard error: XCTest has no warnings, and a thread with no scope may be
+        // running work an earlier test left behind.
+        let unscoped = UnscopedReadReport.register(context, owner: "\(ObjectIdentifier(self))") { message in
+            FileHandle.standardError.write(Data("warning: \(name): \(message)\n".utf8))
+        }
+        defer { unscoped.map(UnscopedReads.unregister) }
         context.run { super.invokeTest() }
         // The background work the test left pending (queues made where its reporter is current).
         if let report = pendingWork.report() { XCTFail("\(name): \(report)") }

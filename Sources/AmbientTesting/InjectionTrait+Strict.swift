@@ -52,3 +52,38 @@ final class LiveReadLog: Sendable {
         seen.withLock { $0.insert(ObjectIdentifier(type)).inserted }
     }
 }
+
+/// A strict test's injected types, registered for the reads that find no scope (a thread the
+/// test's scope did not follow): each type reported once per test, as a warning. A thread with
+/// no scope belongs to no test: the read may be this test's work, or work of another test
+/// running beside it (or of the test framework), so it warns rather than fails.
+enum UnscopedReadReport {
+    /// Registers `context`'s injected types (but strict mode's own, the reporter and the types
+    /// strict mode allows live) when `context` is strict; `nil` when it is not.
+    static func register(
+        _ context: InjectionContext, owner: String, report: @escaping @Sendable (_ message: String) -> Void
+    ) -> UnscopedReads.Registration? {
+        guard let strict = context[StrictMode.self], strict.isEnabled else { return nil }
+        let types = context.injectedTypes.filter {
+            $0 != StrictMode.self && $0 != IssueReporter.self && !strict.allows($0)
+        }
+        guard !types.isEmpty else { return nil }
+        let reported = LiveReadLog()
+        return UnscopedReads.register(types, owner: owner) { type, testsInjectingIt in
+            guard reported.firstTime(type) else { return }
+            report(text(for: type, testsInjectingIt: testsInjectingIt))
+        }
+    }
+
+    static func text(for type: any Injectable.Type, testsInjectingIt: Int) -> String {
+        let whose =
+            testsInjectingIt == 1
+            ? "this test had injected \(type)"
+            : "this test and \(testsInjectingIt - 1) other(s) running beside it had injected \(type)"
+        return "Strict mode: \(type).current was read on a thread with no scope while \(whose), so that read "
+            + "used the live \(type).defaultValue. If it was the test's work, that work reached a thread its scope "
+            + "did not follow (a callback from a thread the code does not own, a system API handed a system "
+            + "queue): carry the scope where the work is handed over (InjectionContext.current.bind { … }), or "
+            + "submit it through a carrying queue."
+    }
+}

@@ -70,6 +70,10 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         let context = InjectionContext.current.injecting(IssueReporter.swiftTesting(recorder, checking: pendingWork))
         let injected = try await inject(context, test, recorder)
         pendingWork.watch(queueOf: injected)
+        let unscoped = UnscopedReadReport.register(injected, owner: "\(test.id)") { message in
+            recorder.record(Comment(rawValue: message), at: test.sourceLocation, severity: .warning)
+        }
+        defer { unscoped.map(UnscopedReads.unregister) }
         try await injected.run { try await function() }
     }
 }

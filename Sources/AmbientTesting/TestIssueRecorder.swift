@@ -18,26 +18,26 @@ import Testing
 /// report made after that is recorded where it is made, as Swift Testing would.
 final class TestIssueRecorder: Sendable {
     private let test: Test.ID
-    private let held = Locked<(issues: [(Comment, SourceLocation)], closed: Bool)>(([], false))
+    private let held = Locked<(issues: [(Comment, SourceLocation, Issue.Severity)], closed: Bool)>(([], false))
 
     /// A recorder for `test`'s reports.
     init(for test: Test) {
         self.test = test.id
     }
 
-    /// Records `comment` at `location` against the test: now where the test's task tree
-    /// runs, when its body returns where it does not.
-    func record(_ comment: Comment, at location: SourceLocation) {
+    /// Records `comment` at `location` against the test (an error unless told otherwise): now
+    /// where the test's task tree runs, when its body returns where it does not.
+    func record(_ comment: Comment, at location: SourceLocation, severity: Issue.Severity = .error) {
         if Test.current?.id == test {
-            Issue.record(comment, sourceLocation: location)
+            Issue.record(comment, severity: severity, sourceLocation: location)
             return
         }
         let recordNow = held.withLock { held in
             if held.closed { return true }
-            held.issues.append((comment, location))
+            held.issues.append((comment, location, severity))
             return false
         }
-        if recordNow { Issue.record(comment, sourceLocation: location) }
+        if recordNow { Issue.record(comment, severity: severity, sourceLocation: location) }
     }
 
     /// Records the held reports against the test; called in the test's task once its body
@@ -50,8 +50,8 @@ final class TestIssueRecorder: Sendable {
             defer { held.issues = [] }
             return held.issues
         }
-        for (comment, location) in issues {
-            Issue.record(comment, sourceLocation: location)
+        for (comment, location, severity) in issues {
+            Issue.record(comment, severity: severity, sourceLocation: location)
         }
     }
 
@@ -61,8 +61,8 @@ final class TestIssueRecorder: Sendable {
             defer { held.issues = [] }
             return held.issues
         }
-        for (comment, location) in issues {
-            Issue.record(comment, sourceLocation: location)
+        for (comment, location, severity) in issues {
+            Issue.record(comment, severity: severity, sourceLocation: location)
         }
     }
 }

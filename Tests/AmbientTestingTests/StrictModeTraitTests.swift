@@ -115,6 +115,57 @@ struct StrictModeTraitTests {
     }
 }
 
+/// Injected by the unscoped-read tests alone (a parallel test reading it with no scope would
+/// be reported to them).
+struct Unfollowed: AmbientValue, Equatable {
+    var name: String
+    static var defaultValue: Unfollowed { Unfollowed(name: "live") }
+}
+
+/// A read on a thread the test's scope did not reach, of a type the strict test injected, is
+/// reported to that test as a warning (once per type), naming the type and what to do; a
+/// carried read is not. Serialized: two of these tests at once would each hear of the other's
+/// read, as the warning says.
+@Suite(.serialized) struct StrictModeUnscopedReadTests {
+
+    /// Runs `body` as a strict test that injected `Unfollowed`, on another thread with no scope.
+    private func readOnAThreadOfItsOwn(carried: Bool, _ read: @escaping @Sendable () -> Void) async throws {
+        let test = try #require(Test.current)
+        try await InjectionTrait.strict().provideScope(for: test, testCase: Test.Case.current) {
+            try await InjectionTrait.injecting(Unfollowed(name: "fake")).provideScope(
+                for: test, testCase: Test.Case.current
+            ) {
+                let work = carried ? InjectionContext.current.bind(read) : read
+                let finished = Counter()
+                Thread {
+                    work()
+                    work()
+                    finished.increment()
+                }.start()
+                while finished.value == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            }
+        }
+    }
+
+    @Test func aReadWithNoScopeOfAnInjectedTypeIsReportedOnce() async throws {
+        let issues = Counter()
+        try await withKnownIssue {
+            try await readOnAThreadOfItsOwn(carried: false) { _ = Unfollowed.current }
+        } matching: { issue in
+            issues.increment()
+            return issue.comments.contains {
+                $0.rawValue.contains("Unfollowed.current was read on a thread with no scope while this test")
+                    && issue.severity == .warning
+            }
+        }
+        #expect(issues.value == 1)
+    }
+
+    @Test func aCarriedReadIsNotReported() async throws {
+        try await readOnAThreadOfItsOwn(carried: true) { #expect(Unfollowed.current.name == "fake") }
+    }
+}
+
 final class Counter: @unchecked Sendable {
     // @unchecked: `count` is only touched with `lock` held.
     private let lock = NSLock()

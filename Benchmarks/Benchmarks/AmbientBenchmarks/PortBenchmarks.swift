@@ -24,4 +24,25 @@ func registerPortBenchmarks(configuration: Benchmark.Configuration) {
     port("Clock.current.now, explicit", explicitDate)
     port("Locale.current, shadowed", shadowedLocale)
     port("Region.current.locale, explicit", explicitLocale)
+
+    // A module queue's `sync` and `async` through the port, nothing injected, against
+    // Dispatch's own: each sample's `async` rows wait for their last block.
+    let raw = DispatchQueue(label: "bench.port.raw")
+    func queue(_ name: String, _ body: @escaping @Sendable (Benchmark) -> Void) {
+        Benchmark("port: \(name) [task]", configuration: configuration) { benchmark in body(benchmark) }
+    }
+    queue("DispatchQueue.sync {}, Dispatch's") { benchmark in
+        for _ in benchmark.scaledIterations { raw.sync {} }
+    }
+    queue("DispatchQueue.sync {}, shadowed") { benchmark in
+        for _ in benchmark.scaledIterations { shadowedSync() }
+    }
+    queue("DispatchQueue.async {}, Dispatch's") { benchmark in
+        for _ in benchmark.scaledIterations { raw.async {} }
+        raw.sync {}
+    }
+    queue("DispatchQueue.async {}, shadowed") { benchmark in
+        for _ in benchmark.scaledIterations { shadowedAsync() }
+        shadowedSync()
+    }
 }

@@ -32,4 +32,26 @@ let portCases: [String: @Sendable (Int) -> Void] = [
     "port: Region.current.locale, explicit": { count in
         portContext.run { for _ in 0..<count { consume(explicitLocale()) } }
     },
+    // A module queue's `sync` and `async` through the port against Dispatch's own, nothing
+    // injected (and `sync` in a test's scope): the work is empty, so the count is the call's.
+    "port: DispatchQueue.sync {}, Dispatch's": { count in
+        for _ in 0..<count { rawQueue.sync {} }
+    },
+    "port: DispatchQueue.sync {}, shadowed": { count in
+        for _ in 0..<count { shadowedSync() }
+    },
+    "port: DispatchQueue.sync {}, shadowed, in a scope": { count in
+        portContext.run { for _ in 0..<count { shadowedSync() } }
+    },
+    "port: DispatchQueue.async {}, Dispatch's": { count in
+        for _ in 0..<count { rawQueue.async {} }
+        rawQueue.sync {}
+    },
+    "port: DispatchQueue.async {}, shadowed": { count in
+        for _ in 0..<count { shadowedAsync() }
+        shadowedSync()
+    },
 ]
+
+/// Dispatch's own serial queue, for the port's queue rows' floor.
+private let rawQueue = DispatchQueue(label: "bench.raw")

@@ -16,3 +16,14 @@ public func shadowedDate() -> Date { Date() }
 /// `Locale.current` through the one-file port.
 @inline(never)
 public func shadowedLocale() -> Locale { Locale.current }
+
+/// A module queue, as legacy code makes it: `DispatchQueue(label:)` through the one-file port.
+private let legacyQueue = DispatchQueue(label: "bench.shadowed")
+
+/// `queue.sync {}` on a module queue through the one-file port.
+@inline(never)
+public func shadowedSync() { legacyQueue.sync {} }
+
+/// `queue.async {}` on a module queue through the one-file port.
+@inline(never)
+public func shadowedAsync() { legacyQueue.async {} }

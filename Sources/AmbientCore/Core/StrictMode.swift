@@ -117,6 +117,8 @@ public struct StrictMode: AmbientValue, CustomStringConvertible {
         processWide: StrictMode?
     ) -> Bool {
         guard type != StrictMode.self else { return false }
+        // No scope reached this read at all: a strict test that injected the type hears of it.
+        if bound == nil, captured == nil { UnscopedReads.reportRead(of: type) }
         let strict =
             bound?._withUnsafeGuaranteedRef { $0.value(of: StrictMode.self) }
             ?? captured?.value(of: StrictMode.self) ?? processWide ?? .off

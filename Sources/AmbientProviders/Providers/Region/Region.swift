@@ -45,6 +45,18 @@ public struct Region: AmbientValue, Hashable, CustomStringConvertible {
         state.object?.calendar
     }
 
+    /// Whether this is the live region (``live``): what the one-file port's `Locale.current`
+    /// and its siblings check, to return the system's own value then (one test, no compare).
+    ///
+    /// ```swift
+    /// let locale = Region.current.isLive ? Locale.current : Region.current.locale
+    /// ```
+    @inlinable
+    public var isLive: Bool {
+        if case .live = state { return true }
+        return false
+    }
+
     /// Equal when they read the same way: both live, or the same calendar.
     public static func == (lhs: Region, rhs: Region) -> Bool {
         lhs.fixedCalendar == rhs.fixedCalendar
