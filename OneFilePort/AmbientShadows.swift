@@ -195,10 +195,9 @@ extension Foundation.OperationQueue {
 /// injected, it is Foundation's formatter as Foundation makes it.
 @usableFromInline
 nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchecked Sendable {
-    // @unchecked: `following` and `applied` are only touched with `lock` held (or in `init`).
-    private let lock = NSLock()
+    // @unchecked: `following` is only touched under `region`'s lock (or in `init`).
+    private let region = FollowedRegion()
     private var following = (locale: true, timeZone: true, calendar: true)
-    private var applied = Ambient.Region.live
     private var made: (locale: Locale?, timeZone: TimeZone?, calendar: Calendar?) = (nil, nil, nil)
 
     @usableFromInline
@@ -214,58 +213,34 @@ nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchec
 
     override var locale: Locale! {
         get { super.locale }
-        set {
-            lock.withLock {
-                following.locale = false
-                super.locale = newValue
-            }
-        }
+        set { region.setting { (following.locale, super.locale) = (false, newValue) } }
     }
 
     override var timeZone: TimeZone! {
         get { super.timeZone }
-        set {
-            lock.withLock {
-                following.timeZone = false
-                super.timeZone = newValue
-            }
-        }
+        set { region.setting { (following.timeZone, super.timeZone) = (false, newValue) } }
     }
 
     override var calendar: Calendar! {
         get { super.calendar }
-        set {
-            lock.withLock {
-                following.calendar = false
-                super.calendar = newValue
-            }
-        }
+        set { region.setting { (following.calendar, super.calendar) = (false, newValue) } }
     }
 
     override func string(from date: Date) -> String {
-        lock.withLock {
-            follow()
-            return super.string(from: date)
-        }
+        region.using(taking: take) { super.string(from: date) }
     }
 
     override func date(from string: String) -> Date? {
-        lock.withLock {
-            follow()
-            return super.date(from: string)
-        }
+        region.using(taking: take) { super.date(from: string) }
     }
 
-    /// Takes the current region's settings for what the module has not set (Foundation's, as
-    /// made, for the live region). Called with `lock` held.
-    private func follow() {
-        let region = Ambient.Region.current
-        guard region != applied else { return }
-        applied = region
-        let live = region.isLive
-        if following.locale { super.locale = live ? made.locale : region.locale }
-        if following.timeZone { super.timeZone = live ? made.timeZone : region.timeZone }
-        if following.calendar { super.calendar = live ? made.calendar : region.calendar }
+    /// Takes `current`'s settings for what the module has not set (Foundation's, as made, for
+    /// the live region).
+    private func take(_ current: Ambient.Region) {
+        let live = current.isLive
+        if following.locale { super.locale = live ? made.locale : current.locale }
+        if following.timeZone { super.timeZone = live ? made.timeZone : current.timeZone }
+        if following.calendar { super.calendar = live ? made.calendar : current.calendar }
     }
 }
 
@@ -274,10 +249,9 @@ nonisolated final class RegionalDateFormatter: Foundation.DateFormatter, @unchec
 /// Foundation makes it.
 @usableFromInline
 nonisolated final class RegionalNumberFormatter: Foundation.NumberFormatter, @unchecked Sendable {
-    // @unchecked: `following` and `applied` are only touched with `lock` held (or in `init`).
-    private let lock = NSLock()
+    // @unchecked: `following` is only touched under `region`'s lock (or in `init`).
+    private let region = FollowedRegion()
     private var following = true
-    private var applied = Ambient.Region.live
     private var made: Locale?
 
     @usableFromInline
@@ -293,34 +267,46 @@ nonisolated final class RegionalNumberFormatter: Foundation.NumberFormatter, @un
 
     override var locale: Locale! {
         get { super.locale }
-        set {
-            lock.withLock {
-                following = false
-                super.locale = newValue
-            }
-        }
+        set { region.setting { (following, super.locale) = (false, newValue) } }
     }
 
     override func string(from number: NSNumber) -> String? {
-        lock.withLock {
-            follow()
-            return super.string(from: number)
-        }
+        region.using(taking: take) { super.string(from: number) }
     }
 
     override func number(from string: String) -> NSNumber? {
+        region.using(taking: take) { super.number(from: string) }
+    }
+
+    /// Takes `current`'s locale unless the module set its own.
+    private func take(_ current: Ambient.Region) {
+        if following { super.locale = current.isLive ? made : current.locale }
+    }
+}
+
+/// What a formatter here follows: the region it took last, and one lock around its uses and
+/// the settings the module makes, so one formatter shared by parallel tests formats each call
+/// in its caller's region.
+nonisolated final class FollowedRegion: @unchecked Sendable {
+    // @unchecked: `taken` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var taken = Ambient.Region.live
+
+    /// `body`, once `take` has had the current region if it is not the one it had last.
+    func using<R>(taking take: (Ambient.Region) -> Void, _ body: () -> R) -> R {
         lock.withLock {
-            follow()
-            return super.number(from: string)
+            let current = Ambient.Region.current
+            if current != taken {
+                taken = current
+                take(current)
+            }
+            return body()
         }
     }
 
-    /// Takes the current region's locale unless the module set its own. Called with `lock` held.
-    private func follow() {
-        let region = Ambient.Region.current
-        guard following, region != applied else { return }
-        applied = region
-        super.locale = region.isLive ? made : region.locale
+    /// `change` under the lock: a setting the module makes itself.
+    func setting(_ change: () -> Void) {
+        lock.withLock(change)
     }
 }
 
