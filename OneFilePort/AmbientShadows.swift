@@ -373,6 +373,24 @@ extension Dispatch.DispatchQueue {
 }
 
 extension DispatchGroup {
+    /// `group.notify(qos:flags:queue:execute:)` on a Dispatch queue here (Dispatch's own
+    /// signature, so Swift takes this one): carried, as on a module queue; on the main queue,
+    /// the current main queue's.
+    @usableFromInline
+    nonisolated func notify(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: Dispatch.DispatchQueue,
+        execute work: @escaping @convention(block) () -> Void
+    ) {
+        // Dispatch's parameter is not `@Sendable`, Ambient's is: the block runs once, on the
+        // queue Dispatch would run it on.
+        nonisolated(unsafe) let work = work
+        if queue === Ambient.SystemSingletons.mainQueue {
+            notify(queue: Ambient.MainQueue.followingCurrent, fileID: #fileID, line: 0) { work() }
+        } else {
+            notify(qos: qos, flags: flags, queue: Ambient.CarryingQueue(queue), fileID: #fileID, line: 0) { work() }
+        }
+    }
+
     /// `group.notify(queue: .global())` here: carried. Without it Swift prefers Dispatch's own
     /// `notify`, whose parameter takes `.global()` as the system's queue, to Ambient's. Swift
     /// prefers this one only while it has fewer defaulted parameters than Dispatch's, so it

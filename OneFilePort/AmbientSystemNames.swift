@@ -105,7 +105,14 @@ extension DispatchGroup {
     /// `group.notify(queue:execute:)`: Dispatch's (preferred to the port's, which has a
     /// defaulted parameter this one lacks).
     nonisolated func notify(queue: Dispatch.DispatchQueue, execute work: @escaping @convention(block) () -> Void) {
-        notify(qos: .unspecified, flags: [], queue: queue, execute: work)
+        SystemSingletons.notify(self, queue: queue, execute: work)
+    }
+    /// `group.notify(qos:flags:queue:execute:)`: Dispatch's.
+    nonisolated func notify(
+        qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [], queue: Dispatch.DispatchQueue,
+        execute work: @escaping @convention(block) () -> Void
+    ) {
+        SystemSingletons.notify(self, qos: qos, flags: flags, queue: queue, execute: work)
     }
 }
 

@@ -60,6 +60,13 @@ public enum SystemSingletons {
     ) rethrows -> T {
         try queue.sync(flags: flags, execute: work)
     }
+    /// Dispatch's `group.notify(qos:flags:queue:execute:)`.
+    public static func notify(
+        _ group: DispatchGroup, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        queue: DispatchQueue, execute work: @escaping @convention(block) () -> Void
+    ) {
+        group.notify(qos: qos, flags: flags, queue: queue, execute: work)
+    }
     /// Dispatch's `source.setEventHandler(qos:flags:handler:)`.
     public static func setEventHandler(
         on source: some DispatchSourceProtocol, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],

@@ -264,3 +264,10 @@ public func readFlag(on queue: Dispatch.DispatchQueue, _ done: @escaping @Sendab
     queue.async { done(UserDefaults.standard.bool(forKey: "flag")) }
     queue.asyncAfter(deadline: .now() + 5) { done(UserDefaults.standard.bool(forKey: "later")) }
 }
+
+/// `group.notify(qos:flags:queue: .global())`, the notification's flags spelled out.
+public func notifyWithFlags(_ done: @escaping @Sendable (String?) -> Void) {
+    let group = DispatchGroup()
+    DispatchQueue(label: "shadowed.flags").async(group: group) { UserDefaults.standard.set("flags", forKey: "flags") }
+    group.notify(qos: .utility, flags: [], queue: .global()) { done(UserDefaults.standard.string(forKey: "flags")) }
+}

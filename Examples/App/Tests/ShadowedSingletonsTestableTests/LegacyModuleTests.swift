@@ -45,6 +45,7 @@ struct LegacyModuleTests {
         group.enter()
         group.notify(queue: .global()) {}
         group.notify(queue: .main) {}
+        group.notify(qos: .utility, flags: [], queue: .global()) {}
         group.leave()
         _ = Timer(timeInterval: 1, repeats: false) { _ in }
         queue.async {}

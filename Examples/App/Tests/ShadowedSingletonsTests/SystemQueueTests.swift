@@ -33,6 +33,14 @@ struct SystemQueueTests {
         #expect(delivered.all == ["item"])
     }
 
+    @Test func aGroupNotificationWithItsFlagsCarriesAndIsWaitedFor() async {
+        let background = BackgroundQueue.tracked()
+        let delivered = Delivered<String?>()
+        withInjected(background, Defaults.inMemory()) { notifyWithFlags { delivered.record($0) } }
+        await background.finished()
+        #expect(delivered.all == ["flags"])
+    }
+
     @Test func anObserverOnTheMainQueueRunsOnTheDrivenQueueInTheAddersScope() async {
         let testClock = TestClock()
         let notifications = Notifications.isolated()
