@@ -114,6 +114,18 @@ extension Ambient.CarryingQueue {
     typealias Attributes = Dispatch.DispatchQueue.Attributes
 }
 
+extension Ambient.CarryingQueue {
+    /// `queue.asyncAfter(wallDeadline:…)` here: no test clock runs a wall-clock time.
+    @available(
+        *, unavailable,
+        message: "a wall-clock deadline has no test-clock form: write asyncAfter(deadline: .now() + seconds)"
+    )
+    nonisolated func asyncAfter(
+        wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable () -> Void
+    ) { fatalError("unavailable") }
+}
+
 extension Ambient.CarryingThread {
     /// `Thread.current` here: the running thread (the system's).
     @usableFromInline
@@ -181,6 +193,37 @@ extension Ambient.MainQueue {
     nonisolated func addOperation(_ block: @escaping @MainActor @Sendable () -> Void) {
         async(execute: block)
     }
+
+    /// `OperationQueue.main.addOperation(operation)` here: started on the current main queue.
+    @usableFromInline
+    nonisolated func addOperation(_ operation: Operation) {
+        async { operation.start() }
+    }
+
+    /// `DispatchQueue.main.async(execute: workItem)` here: performed on the current main queue.
+    @usableFromInline
+    nonisolated func async(execute item: DispatchWorkItem) {
+        // Dispatch documents work items as safe to perform from any thread.
+        nonisolated(unsafe) let item = item
+        async { item.perform() }
+    }
+
+    /// `DispatchQueue.main.asyncAfter(deadline:execute: workItem)` here.
+    @usableFromInline
+    nonisolated func asyncAfter(deadline: Deadline, execute item: DispatchWorkItem) {
+        nonisolated(unsafe) let item = item
+        asyncAfter(deadline: deadline) { item.perform() }
+    }
+
+    /// `DispatchQueue.main.asyncAfter(wallDeadline:…)` here: no test clock runs a wall-clock time.
+    @available(
+        *, unavailable,
+        message: "a wall-clock deadline has no test-clock form: write asyncAfter(deadline: .now() + seconds)"
+    )
+    nonisolated func asyncAfter(
+        wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
+        execute work: @escaping @Sendable () -> Void
+    ) { fatalError("unavailable") }
 }
 
 extension Foundation.OperationQueue {

@@ -271,3 +271,10 @@ public func notifyWithFlags(_ done: @escaping @Sendable (String?) -> Void) {
     DispatchQueue(label: "shadowed.flags").async(group: group) { UserDefaults.standard.set("flags", forKey: "flags") }
     group.notify(qos: .utility, flags: [], queue: .global()) { done(UserDefaults.standard.string(forKey: "flags")) }
 }
+
+/// A work item on `DispatchQueue.main` and a block operation on `OperationQueue.main`.
+public func refreshOnMain(_ done: @escaping @Sendable (String) -> Void) {
+    let item = DispatchWorkItem { done("item") }
+    DispatchQueue.main.async(execute: item)
+    OperationQueue.main.addOperation(BlockOperation { done("operation") })
+}

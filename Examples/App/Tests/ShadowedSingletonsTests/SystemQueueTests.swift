@@ -55,6 +55,15 @@ struct SystemQueueTests {
         #expect(seen.all == ["yes"])
     }
 
+    @Test func aWorkItemAndABlockOperationOnTheMainQueuesRunOnTheDrivenQueue() async {
+        let testClock = TestClock()
+        let done = Delivered<String>()
+        withInjected(MainQueue.driven(by: testClock)) { refreshOnMain { done.record($0) } }
+        #expect(done.all.isEmpty)
+        await testClock.run()
+        #expect(done.all == ["item", "operation"])
+    }
+
     @Test func theMainRunLoopsPerformRunsOnTheDrivenQueue() async {
         let testClock = TestClock()
         let done = Delivered<String?>()

@@ -43,27 +43,36 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
     enum Transport: Sendable {
         case session(URLSession)
         case stub(NetworkStub)
+        /// ``NetworkSession/followingCurrent``: the current session's transport at each
+        /// request (`transport` resolves it; no request sees it).
+        case following
     }
 
     /// `nil` for `URLSession.shared` (so a never-injected read copies a null).
     @usableFromInline
     let ownTransport: Transport?
 
-    /// Whether this is ``followingCurrent``: each request goes to the current session's
-    /// transport (the live one where that is this value too).
     @usableFromInline
-    let follows: Bool
-
-    @usableFromInline
-    init(transport: Transport?, follows: Bool = false) {
+    init(transport: Transport?) {
         ownTransport = transport
-        self.follows = follows
     }
 
+    /// Where requests go: never `.following`, which resolves to the current session's (the
+    /// live one where that is ``followingCurrent`` too).
     private var transport: Transport {
-        let own = follows ? NetworkSession.current.ownTransport : ownTransport
-        return own ?? .session(.shared)
+        switch ownTransport {
+        case nil: return .session(.shared)
+        case .following?:
+            switch NetworkSession.current.ownTransport {
+            case nil, .following?: return .session(.shared)
+            case let current?: return current
+            }
+        case let own?: return own
+        }
     }
+
+    /// `transport` never is: a request that found it would have nowhere to go.
+    private static let unresolved = "NetworkSession: a following transport reached a request unresolved"
 
     /// Requests go to `session`.
     public init(session: URLSession) {
@@ -79,7 +88,7 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
     /// running test injected.
     ///
     /// Injected itself, it is the live session.
-    public static let followingCurrent = NetworkSession(transport: nil, follows: true)
+    public static let followingCurrent = NetworkSession(transport: .following)
 
     /// The live network, built in place (inlinable: no lazy global's check).
     @inlinable
@@ -136,13 +145,15 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
 
     /// `URLSession.shared`, a session, or the stub and its routes.
     public var description: String {
+        if case .following? = ownTransport { return "NetworkSession.followingCurrent" }
         switch transport {
         case .session:
-            if follows { return "NetworkSession.followingCurrent" }
             return ownTransport == nil ? "NetworkSession.live" : "NetworkSession(session:)"
         case .stub(let stub):
             return stub.handler == nil
                 ? "NetworkSession.stub(\(stub.routes.count) routes)" : "NetworkSession.stub(answering:)"
+        case .following:
+            preconditionFailure(Self.unresolved)
         }
     }
 
@@ -156,6 +167,8 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
         case .stub(let stub):
             try Task.checkCancellation()
             return try stub.answer(request).get()
+        case .following:
+            preconditionFailure(Self.unresolved)
         }
     }
 
@@ -178,6 +191,8 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
             return DataTask(.session(session.dataTask(with: request, completionHandler: handler)))
         case .stub(let stub):
             return DataTask(.stub(stub, request, handler))
+        case .following:
+            preconditionFailure(Self.unresolved)
         }
     }
 
