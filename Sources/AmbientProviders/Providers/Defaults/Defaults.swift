@@ -51,7 +51,7 @@ public struct Defaults: AmbientValue, CustomStringConvertible {
     /// `UserDefaults.standard`.
     public static let standard = Defaults(store: UserDefaultsStore.standard)
 
-    /// The defaults ``current`` is wherever this value is used, not where it was taken: each
+    /// The defaults ``AmbientValue/current`` is wherever this value is used, not where it was taken: each
     /// read and write goes to the current store. What the one-file port's
     /// `UserDefaults.standard` is, so that defaults kept in a property
     /// (`let defaults = UserDefaults.standard`, made before a test's scope) read and write the

@@ -143,8 +143,8 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     /// `FileManager.default`.
     public static let live = FileSystem(box: nil)
 
-    /// The file system ``current`` is wherever this value is used, not where it was taken:
-    /// each call reads ``current`` first. What the one-file port's `FileManager.default` is,
+    /// The file system ``AmbientValue/current`` is wherever this value is used, not where it was taken:
+    /// each call reads ``AmbientValue/current`` first. What the one-file port's `FileManager.default` is,
     /// so that a file manager kept in a property (`let files = FileManager.default`, made
     /// before a test's scope) works on the file system the running test injected.
     ///

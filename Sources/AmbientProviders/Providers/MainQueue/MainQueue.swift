@@ -67,7 +67,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     /// `DispatchQueue.main`.
     public static let live = MainQueue(driver: nil)
 
-    /// The main queue ``current`` is wherever this value is used, not where it was taken: each
+    /// The main queue ``AmbientValue/current`` is wherever this value is used, not where it was taken: each
     /// submission goes to the current one. What the one-file port's `DispatchQueue.main` and
     /// `OperationQueue.main` are, so that a main queue kept in a property (made before a
     /// test's scope) submits to the queue the running test's clock drives.

@@ -82,7 +82,7 @@ public struct NetworkSession: AmbientValue, CustomStringConvertible {
     /// `URLSession.shared`.
     public static let live = NetworkSession(transport: nil)
 
-    /// The session ``current`` is wherever this value is used, not where it was taken: each
+    /// The session ``AmbientValue/current`` is wherever this value is used, not where it was taken: each
     /// request goes to the current one. What the one-file port's `URLSession.shared` is, so
     /// that a session kept in a property (made before a test's scope) sends to the stub the
     /// running test injected.

@@ -60,7 +60,7 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
     /// `NotificationCenter.default`.
     public static let live = Notifications(live: ())
 
-    /// The notifications ``current`` is wherever this value is used, not where it was taken:
+    /// The notifications ``AmbientValue/current`` is wherever this value is used, not where it was taken:
     /// each post, observer and removal goes to the current center. What the one-file port's
     /// `NotificationCenter.default` is, so that a center kept in a property (made before a
     /// test's scope) posts to and observes the center the running test injected.

@@ -62,7 +62,7 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
         state = .following
     }
 
-    /// The environment ``current`` is wherever this value is used, not where it was taken:
+    /// The environment ``AmbientValue/current`` is wherever this value is used, not where it was taken:
     /// each read goes to the current one. What the one-file port's `ProcessInfo.processInfo`
     /// is, so that one kept in a property (made before a test's scope) reads the environment
     /// the running test injected.
