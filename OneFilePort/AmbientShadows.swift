@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Ambient's one-file port, version 1: copy this file, unchanged, into a module that reads the
+// Ambient's one-file port, version 2: copy this file, unchanged, into a module that reads the
 // system's singletons. Inside that module only, the names below become Ambient's, so its code
-// reads what the running test (or app) injected; no call site changes, and nothing outside the
-// module sees a difference. What it covers, what still needs an edit and why: "The one-file
+// reads what the running test (or app) injected; no call site changes, the module does what
+// it did until something is injected, and nothing outside the module sees a difference (a
+// test target that says `@testable import` of the module adds AmbientSystemNames.swift, the
+// file beside this one). What it covers, what still needs an edit and why: "The one-file
 // port" in the article Migrating from a Swizzled Singleton. In Ambient's repository, the
 // ports that test this file link to it.
 

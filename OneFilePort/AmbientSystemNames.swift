@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Ambient's one-file port, the test-target file: copy this file, unchanged, into a test target
-// that says `@testable import` of a module ported with AmbientShadows.swift (and list the
-// `Ambient` product in that target's dependencies). `@testable import` shows the test files the
-// port's internal names beside the system's, so `Date()`, `FileManager.default` and their
-// siblings would be ambiguous there, and `print` or `DispatchQueue(label:)` would silently be
-// the port's. A test target's own declarations win over every module it imports: here each
-// name is the system's again, so the target's tests compile and run as they did before the
-// port. A test target with no `@testable import` of a ported module does not need it.
+// Ambient's one-file port, the test-target file, version 2 (AmbientShadows.swift's): copy this
+// file, unchanged, into a test target that says `@testable import` of a module ported with
+// AmbientShadows.swift (and list the `Ambient` product in that target's dependencies).
+// `@testable import` shows the test files the port's internal names beside the system's, so
+// `Date()`, `FileManager.default` and their siblings would be ambiguous there, and `print` or
+// `DispatchQueue(label:)` would silently be the port's. A test target's own declarations win
+// over every module it imports: here each name is the system's again, so the target's tests
+// compile and run as they did before the port. A test target with no `@testable import` of a
+// ported module does not need it.
 
 import Ambient
 import Dispatch
