@@ -117,3 +117,54 @@ struct StrictModeTests {
         #expect(reports.get() == ["Unfaked"])
     }
 }
+
+/// Read only here: a registered type's unscoped reads are these tests' alone.
+struct Unreached: AmbientValue, Equatable {
+    var name: String
+    static var defaultValue: Unreached { Unreached(name: "live") }
+}
+
+/// The registry behind strict tests' warnings of reads no scope reached: a read with nothing
+/// bound and nothing captured goes to the last registration of each owner registered for its
+/// type, with how many owners there were; a read in a scope, or after unregistering, goes
+/// nowhere. In the serialized strict-mode suite: its process-wide strict mode would hear of
+/// these reads too.
+extension StrictModeTests {
+    /// Reads `Unreached` on a thread of its own, which no scope reached.
+    private func readOnAThreadOfItsOwn() {
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = Unreached.current
+            done.signal()
+        }.start()
+        done.wait()
+    }
+
+    @Test func aReadNoScopeReachedGoesToEachOwnersLastRegistration() {
+        _ = StrictMode { _ in }  // strict mode on somewhere: reads that miss take the cold path
+        let reports = Locked<[String]>([])
+        func registration(_ owner: String, _ name: String) -> UnscopedReads.Registration {
+            UnscopedReads.register([Unreached.self], owner: owner) { type, owners in
+                reports.withLock { $0.append("\(name): \(type), \(owners)") }
+            }
+        }
+        let registrations = [registration("A", "A1"), registration("A", "A2"), registration("B", "B")]
+        readOnAThreadOfItsOwn()
+        #expect(reports.withLock { $0.sorted() } == ["A2: Unreached, 2", "B: Unreached, 2"])
+
+        // A scope that injects something else reached this read: strict mode's own business.
+        reports.withLock { $0 = [] }
+        let context = InjectionContext().injecting(Unfaked(name: "other"))
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            context.run { _ = Unreached.current }
+            done.signal()
+        }.start()
+        done.wait()
+        #expect(reports.withLock { $0 }.isEmpty)
+
+        registrations.forEach(UnscopedReads.unregister)
+        readOnAThreadOfItsOwn()
+        #expect(reports.withLock { $0 }.isEmpty)
+    }
+}
