@@ -132,12 +132,13 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     }
 
     private var backend: any FileSystemBackend {
-        resolved.state.object?.backend ?? LiveFileSystem()
+        ownBackend ?? LiveFileSystem()
     }
 
-    /// Whether calls go to the real disk as `FileManager` makes them.
-    private var isLive: Bool {
-        resolved.state.object == nil
+    /// A sandbox's or a memory store's backend (the current one's, for ``followingCurrent``);
+    /// `nil` where calls go to the real disk as `FileManager` makes them.
+    private var ownBackend: (any FileSystemBackend)? {
+        resolved.state.object?.backend
     }
 
     /// `FileManager.default`.
@@ -220,7 +221,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     public func urls(
         for directory: FileManager.SearchPathDirectory, in domain: FileManager.SearchPathDomainMask
     ) -> [URL] {
-        guard !isLive else { return FileManager.default.urls(for: directory, in: domain) }
+        guard let backend = ownBackend else { return FileManager.default.urls(for: directory, in: domain) }
         switch directory {
         case .cachesDirectory: return [backend.url(for: .caches)]
         case .documentDirectory: return [backend.url(for: .documents)]
@@ -344,7 +345,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     /// A file's contents: `Data(contentsOf:)` for a file URL (the live file system reads any
     /// URL, as `Data(contentsOf:)` does).
     public func contents(of url: URL) throws -> Data {
-        guard !isLive else { return try Data(contentsOf: url) }
+        guard let backend = ownBackend else { return try Data(contentsOf: url) }
         return try backend.read(atPath: url.path)
     }
 
@@ -353,7 +354,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     /// changes anything (it throws `.fileWriteFileExists` when something is there), and every
     /// write replaces the file whole.
     public func write(_ data: Data, to url: URL, options: Data.WritingOptions = []) throws {
-        guard !isLive else { return try data.write(to: url, options: options) }
+        guard let backend = ownBackend else { return try data.write(to: url, options: options) }
         try backend.write(data, toPath: url.path, withoutOverwriting: options.contains(.withoutOverwriting))
     }
 }
