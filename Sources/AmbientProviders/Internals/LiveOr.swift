@@ -40,6 +40,14 @@ enum LiveOr<Object: AnyObject & Sendable>: Sendable {
         return false
     }
 
+    /// The object, or `nil` for the live value; for ``following``, the object of `current` (the
+    /// provider's current state, read only then), `nil` where that is live or following too.
+    @inlinable
+    func resolved(following current: @autoclosure () -> LiveOr) -> Object? {
+        guard isFollowing else { return object }
+        return current().object
+    }
+
     /// The object, or `nil` for the live value.
     @inlinable
     var object: Object? {

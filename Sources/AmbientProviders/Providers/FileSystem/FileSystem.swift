@@ -124,13 +124,6 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
         state = .following
     }
 
-    /// This file system, or for ``followingCurrent`` the one current where it is used.
-    private var resolved: FileSystem {
-        guard state.isFollowing else { return self }
-        let current = FileSystem.current
-        return current.state.isFollowing ? .live : current
-    }
-
     private var backend: any FileSystemBackend {
         ownBackend ?? LiveFileSystem()
     }
@@ -138,7 +131,7 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     /// A sandbox's or a memory store's backend (the current one's, for ``followingCurrent``);
     /// `nil` where calls go to the real disk as `FileManager` makes them.
     private var ownBackend: (any FileSystemBackend)? {
-        resolved.state.object?.backend
+        state.resolved(following: FileSystem.current.state)?.backend
     }
 
     /// `FileManager.default`.

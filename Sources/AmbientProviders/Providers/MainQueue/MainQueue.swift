@@ -51,8 +51,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     /// The test clock's driver of a driven main queue; `nil` for the live one. For
     /// ``followingCurrent``, the current main queue's.
     var driver: TestMainQueue? {
-        guard state.isFollowing else { return state.object }
-        return MainQueue.current.state.object
+        state.resolved(following: MainQueue.current.state)
     }
 
     private init(following: Void) {

@@ -38,8 +38,7 @@ public struct Notifications: AmbientValue, CustomStringConvertible {
     /// The center a test form owns; `nil` for the live value. For ``followingCurrent``, the
     /// current value's.
     var ownCenter: NotificationCenter? {
-        guard state.isFollowing else { return state.object }
-        return Notifications.current.state.object
+        state.resolved(following: Notifications.current.state)
     }
 
     /// Posts and observers go to `center`.

@@ -54,8 +54,7 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
 
     /// How this environment reads; for ``followingCurrent``, how the current one does.
     private var source: Source {
-        guard state.isFollowing else { return state.object?.source ?? .live }
-        return ProcessEnvironment.current.state.object?.source ?? .live
+        state.resolved(following: ProcessEnvironment.current.state)?.source ?? .live
     }
 
     private init(following: Void) {
