@@ -116,8 +116,12 @@ extension Ambient.CarryingQueue {
     typealias Attributes = Dispatch.DispatchQueue.Attributes
 }
 
-extension Ambient.CarryingQueue {
-    /// `queue.asyncAfter(wallDeadline:…)` here: no test clock runs a wall-clock time.
+/// The module's queues and its main queue: `asyncAfter(wallDeadline:…)` on either is an error
+/// that names its fix, since no test clock runs a wall-clock time.
+protocol WallDeadlineRefused {}
+
+extension WallDeadlineRefused {
+    /// `queue.asyncAfter(wallDeadline:…)` here.
     @available(
         *, unavailable,
         message: "a wall-clock deadline has no test-clock form: write asyncAfter(deadline: .now() + seconds)"
@@ -127,6 +131,9 @@ extension Ambient.CarryingQueue {
         execute work: @escaping @Sendable () -> Void
     ) { fatalError("unavailable") }
 }
+
+extension Ambient.CarryingQueue: WallDeadlineRefused {}
+extension Ambient.MainQueue: WallDeadlineRefused {}
 
 extension Ambient.CarryingThread {
     /// `Thread.current` here: the running thread (the system's).
@@ -216,16 +223,6 @@ extension Ambient.MainQueue {
         nonisolated(unsafe) let item = item
         asyncAfter(deadline: deadline) { item.perform() }
     }
-
-    /// `DispatchQueue.main.asyncAfter(wallDeadline:…)` here: no test clock runs a wall-clock time.
-    @available(
-        *, unavailable,
-        message: "a wall-clock deadline has no test-clock form: write asyncAfter(deadline: .now() + seconds)"
-    )
-    nonisolated func asyncAfter(
-        wallDeadline: DispatchWallTime, qos: DispatchQoS = .unspecified, flags: DispatchWorkItemFlags = [],
-        execute work: @escaping @Sendable () -> Void
-    ) { fatalError("unavailable") }
 }
 
 extension Foundation.OperationQueue {
