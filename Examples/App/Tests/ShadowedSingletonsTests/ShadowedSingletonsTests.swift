@@ -19,6 +19,17 @@ final class Delivered<Value: Sendable>: @unchecked Sendable {
     func record(_ value: Value) { lock.withLock { values.append(value) } }
 }
 
+/// What a legacy call that hands its result to a callback from background work delivered, the
+/// call made in the scope of a tracked background queue and an empty store, once the queue has
+/// finished: a carried hop reads the store it writes, and is waited for.
+func deliveredAfterTrackedWork(_ call: (@escaping @Sendable (String?) -> Void) -> Void) async -> [String?] {
+    let background = BackgroundQueue.tracked()
+    let delivered = Delivered<String?>()
+    withInjected(background, Defaults.inMemory()) { call { delivered.record($0) } }
+    await background.finished()
+    return delivered.all
+}
+
 /// Each name the one-file port takes over, read by unchanged legacy code (ShadowedSingletons),
 /// gives what the test injected: values, accessors, free functions, and the queues' hops,
 /// waited for by the test's own waits.
@@ -72,12 +83,7 @@ struct ShadowedSingletonsTests {
     }
 
     @Test func aGroupNotificationOnTheGlobalQueueCarriesAndIsWaitedFor() async {
-        let background = BackgroundQueue.tracked()
-        let defaults = Defaults.inMemory()
-        let delivered = Delivered<String?>()
-        withInjected(background, defaults) { notifyOnGlobal { delivered.record($0) } }
-        await background.finished()
-        #expect(delivered.all == ["written"])
+        #expect(await deliveredAfterTrackedWork(notifyOnGlobal) == ["written"])
     }
 
     @Test func aGroupNotificationOnTheMainQueueCarriesAndIsWaitedFor() async {

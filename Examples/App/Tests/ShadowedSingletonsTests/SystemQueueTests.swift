@@ -30,19 +30,11 @@ struct SystemQueueTests {
     }
 
     @Test func aWorkItemsNotificationOnTheGlobalQueueCarriesAndIsWaitedFor() async {
-        let background = BackgroundQueue.tracked()
-        let delivered = Delivered<String?>()
-        withInjected(background, Defaults.inMemory()) { notifyAfterItem { delivered.record($0) } }
-        await background.finished()
-        #expect(delivered.all == ["item"])
+        #expect(await deliveredAfterTrackedWork(notifyAfterItem) == ["item"])
     }
 
     @Test func aGroupNotificationWithItsFlagsCarriesAndIsWaitedFor() async {
-        let background = BackgroundQueue.tracked()
-        let delivered = Delivered<String?>()
-        withInjected(background, Defaults.inMemory()) { notifyWithFlags { delivered.record($0) } }
-        await background.finished()
-        #expect(delivered.all == ["flags"])
+        #expect(await deliveredAfterTrackedWork(notifyWithFlags) == ["flags"])
     }
 
     @Test func anObserverOnTheMainQueueRunsOnTheDrivenQueueInTheAddersScope() async {
