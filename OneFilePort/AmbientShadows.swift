@@ -372,7 +372,7 @@ extension Dispatch.DispatchQueue {
 // queue's go to the current main queue).
 extension Dispatch.DispatchQueue {
     /// Whether this is the system's main queue.
-    nonisolated private var isMain: Bool { self === Ambient.SystemSingletons.mainQueue }
+    nonisolated private var isMain: Bool { self === Ambient.MainQueue.live.system }
 
     /// `queue.async(group:qos:flags:execute:)` here: carried.
     @usableFromInline
@@ -426,7 +426,7 @@ extension DispatchGroup {
         // Dispatch's parameter is not `@Sendable`, Ambient's is: the block runs once, on the
         // queue Dispatch would run it on.
         nonisolated(unsafe) let work = work
-        if queue === Ambient.SystemSingletons.mainQueue {
+        if queue === Ambient.MainQueue.live.system {
             notify(queue: Ambient.MainQueue.followingCurrent, fileID: #fileID, line: 0) { work() }
         } else {
             notify(qos: qos, flags: flags, queue: Ambient.CarryingQueue(queue), fileID: #fileID, line: 0) { work() }

@@ -40,7 +40,7 @@ typealias NumberFormatter = Foundation.NumberFormatter
 
 extension Dispatch.DispatchQueue {
     /// `DispatchQueue.main`: Dispatch's.
-    nonisolated static var main: Dispatch.DispatchQueue { SystemSingletons.mainQueue }
+    nonisolated static var main: Dispatch.DispatchQueue { Ambient.MainQueue.live.system }
 }
 
 extension Dispatch.DispatchQueue {
@@ -99,7 +99,7 @@ extension RunLoop {
 
 extension Foundation.OperationQueue {
     /// `OperationQueue.main`: Foundation's.
-    nonisolated static var main: Foundation.OperationQueue { SystemSingletons.mainOperationQueue }
+    nonisolated static var main: Foundation.OperationQueue { Ambient.MainQueue.live.systemOperationQueue }
 }
 
 extension DispatchGroup {
@@ -119,20 +119,20 @@ extension DispatchGroup {
 
 extension Date {
     /// `Date()`: Foundation's.
-    nonisolated init() { self = SystemSingletons.now }
+    nonisolated init() { self = Ambient.Clock.live.now }
     /// `Date.now`: Foundation's.
-    nonisolated static var now: Date { SystemSingletons.now }
+    nonisolated static var now: Date { Ambient.Clock.live.now }
     /// `Date(timeIntervalSinceNow:)`: Foundation's.
     nonisolated init(timeIntervalSinceNow interval: TimeInterval) {
-        self = SystemSingletons.now.addingTimeInterval(interval)
+        self = Ambient.Clock.live.now.addingTimeInterval(interval)
     }
     /// `date.timeIntervalSinceNow`: Foundation's.
-    nonisolated var timeIntervalSinceNow: TimeInterval { timeIntervalSince(SystemSingletons.now) }
+    nonisolated var timeIntervalSinceNow: TimeInterval { timeIntervalSince(Ambient.Clock.live.now) }
 }
 
 extension UUID {
     /// `UUID()`: Foundation's.
-    nonisolated init() { self = SystemSingletons.uuid() }
+    nonisolated init() { self = Ambient.UUIDGenerator.live() }
 }
 
 extension Locale {

@@ -16,7 +16,7 @@ import Foundation
 /// // In the one-file port: the system's value unless a region is injected.
 /// static var current: Locale {
 ///     let region = Region.current
-///     return region == .live ? SystemSingletons.locale : region.locale
+///     return region.isLive ? SystemSingletons.locale : region.locale
 /// }
 /// ```
 public enum SystemSingletons {
@@ -32,14 +32,6 @@ public enum SystemSingletons {
     public static var calendar: Calendar { .current }
     /// Foundation's `Calendar.autoupdatingCurrent`.
     public static var autoupdatingCalendar: Calendar { .autoupdatingCurrent }
-    /// Foundation's `Date()`.
-    public static var now: Date { Date() }
-    /// Foundation's `UUID()`.
-    public static func uuid() -> UUID { UUID() }
-    /// Dispatch's `DispatchQueue.main`.
-    public static var mainQueue: DispatchQueue { .main }
-    /// Foundation's `OperationQueue.main`.
-    public static var mainOperationQueue: OperationQueue { .main }
     /// Dispatch's `queue.async(group:qos:flags:execute:)`.
     public static func async(
         on queue: DispatchQueue, group: DispatchGroup? = nil, qos: DispatchQoS = .unspecified,
