@@ -41,10 +41,10 @@ package final class PendingWorkCheck: Sendable {
         if let driver = context[MainQueue.self]?.state.object { watch(driver) }
     }
 
-    /// Watches `work` until the test ends (once, however often it is handed in).
+    /// Watches `work` until the test ends (listed once in the report, however often it is
+    /// handed in).
     func watch(_ work: any PendingWorkSource) {
         watched.withLock { watched in
-            if watched.contains(where: { $0.work === work }) { return }
             // Gone queues dropped as the list doubles: amortised, and bounded by the live ones.
             if watched.count == watched.capacity { watched.removeAll { $0.work == nil } }
             watched.append(Weak(work: work))
@@ -58,7 +58,9 @@ package final class PendingWorkCheck: Sendable {
             defer { watched = [] }
             return watched
         }
-        let lines = watched.compactMap(\.work).flatMap { $0.pendingWork() }
+        var seen = Set<ObjectIdentifier>()
+        let sources = watched.compactMap(\.work).filter { seen.insert(ObjectIdentifier($0)).inserted }
+        let lines = sources.flatMap { $0.pendingWork() }
         guard !lines.isEmpty else { return nil }
         return "The test ended with \(lines.count) piece(s) of background work pending; wait for them "
             + "(BackgroundQueue.finished(), TestClock.advance(by:) or run()) or cancel them before the test ends:\n"

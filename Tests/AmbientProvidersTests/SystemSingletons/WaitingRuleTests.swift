@@ -334,6 +334,17 @@ struct WaitingRuleTests {
         #expect(report.contains("WaitingRuleTests.swift:\(line): CarryingQueue(retry).asyncAfter"))
         #expect(check.report() == nil)  // reported once
     }
+
+    /// A queue that registered itself and is then handed in again (a trait injected it) is
+    /// listed once.
+    @Test func aQueueWatchedTwiceIsListedOnce() {
+        let check = PendingWorkCheck()
+        let reporter = IssueReporter(checkingPendingWork: check) { _, _ in }
+        let background = withInjected(reporter) { BackgroundQueue.driven(by: Self.makeClock()) }
+        check.watch(queueOf: InjectionContext().injecting(background))
+        withInjected(background) { CarryingQueue(label: "twice").asyncAfter(deadline: .now() + 30) {} }
+        #expect(check.report()?.hasPrefix("The test ended with 1 piece(s) of background work pending") == true)
+    }
 }
 
 extension BackgroundQueue {
