@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Ambient's one-file port, version 2: copy this file, unchanged, into a module that reads the
+// Ambient's one-file port, version 3: copy this file, unchanged, into a module that reads the
 // system's singletons. Inside that module only, the names below become Ambient's, so its code
 // reads what the running test (or app) injected; no call site changes, the module does what
 // it did until something is injected, and nothing outside the module sees a difference (a
@@ -550,28 +550,33 @@ extension Ambient.NetworkSession {
 extension Date {
     /// `Date()` here: the current clock's time.
     @usableFromInline
-    nonisolated init() { self = Ambient.Clock.current.now }
+    nonisolated init() { self = Ambient.SystemSingletons.clock(reading: "Date()").now }
     /// `Date.now` here.
     @usableFromInline
-    nonisolated static var now: Date { Ambient.Clock.current.now }
+    nonisolated static var now: Date { Ambient.SystemSingletons.clock(reading: "Date.now").now }
     /// `Date(timeIntervalSinceNow:)` here.
     @usableFromInline
     nonisolated init(timeIntervalSinceNow interval: TimeInterval) {
-        self = Ambient.Clock.current.now.addingTimeInterval(interval)
+        self = Ambient.SystemSingletons.clock(reading: "Date(timeIntervalSinceNow:)").now.addingTimeInterval(interval)
     }
     /// `date.timeIntervalSinceNow` here.
     @usableFromInline
-    nonisolated var timeIntervalSinceNow: TimeInterval { timeIntervalSince(Ambient.Clock.current.now) }
+    nonisolated var timeIntervalSinceNow: TimeInterval {
+        timeIntervalSince(Ambient.SystemSingletons.clock(reading: "timeIntervalSinceNow").now)
+    }
 }
 
 extension UUID {
     /// `UUID()` here: the current generator's next.
     @usableFromInline
-    nonisolated init() { self = Ambient.UUIDGenerator.current() }
+    nonisolated init() { self = Ambient.SystemSingletons.uuidGenerator(reading: "UUID()")() }
 }
 
-/// The current region (in the extensions below, `Region` would be `Locale.Region`).
-nonisolated private func currentRegion() -> Ambient.Region { Ambient.Region.current }
+/// The current region (in the extensions below, `Region` would be `Locale.Region`); the live one
+/// where a static's initialiser reads an injected one in a test (reported).
+nonisolated private func currentRegion(reading read: StaticString) -> Ambient.Region {
+    Ambient.SystemSingletons.region(reading: read)
+}
 
 // With no region injected, each is the system's own value (`SystemSingletons`), not the live
 // region's, which reads the autoupdating ones: `Locale.current` prints as Foundation's does.
@@ -579,13 +584,13 @@ extension Locale {
     /// `Locale.current` here: the current region's.
     @usableFromInline
     nonisolated static var current: Locale {
-        let region = currentRegion()
+        let region = currentRegion(reading: "Locale.current")
         return region.isLive ? Ambient.SystemSingletons.locale : region.locale
     }
     /// `Locale.autoupdatingCurrent` here.
     @usableFromInline
     nonisolated static var autoupdatingCurrent: Locale {
-        let region = currentRegion()
+        let region = currentRegion(reading: "Locale.autoupdatingCurrent")
         return region.isLive ? Ambient.SystemSingletons.autoupdatingLocale : region.locale
     }
 }
@@ -594,13 +599,13 @@ extension TimeZone {
     /// `TimeZone.current` here: the current region's.
     @usableFromInline
     nonisolated static var current: TimeZone {
-        let region = currentRegion()
+        let region = currentRegion(reading: "TimeZone.current")
         return region.isLive ? Ambient.SystemSingletons.timeZone : region.timeZone
     }
     /// `TimeZone.autoupdatingCurrent` here.
     @usableFromInline
     nonisolated static var autoupdatingCurrent: TimeZone {
-        let region = currentRegion()
+        let region = currentRegion(reading: "TimeZone.autoupdatingCurrent")
         return region.isLive ? Ambient.SystemSingletons.autoupdatingTimeZone : region.timeZone
     }
 }
@@ -609,13 +614,13 @@ extension Calendar {
     /// `Calendar.current` here: the current region's.
     @usableFromInline
     nonisolated static var current: Calendar {
-        let region = currentRegion()
+        let region = currentRegion(reading: "Calendar.current")
         return region.isLive ? Ambient.SystemSingletons.calendar : region.calendar
     }
     /// `Calendar.autoupdatingCurrent` here.
     @usableFromInline
     nonisolated static var autoupdatingCurrent: Calendar {
-        let region = currentRegion()
+        let region = currentRegion(reading: "Calendar.autoupdatingCurrent")
         return region.isLive ? Ambient.SystemSingletons.autoupdatingCalendar : region.calendar
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Ambient's one-file port, the test-target file, version 2 (AmbientShadows.swift's): copy this
+// Ambient's one-file port, the test-target file, version 3 (AmbientShadows.swift's): copy this
 // file, unchanged, into a test target that says `@testable import` of a module ported with
 // AmbientShadows.swift (and list the `Ambient` product in that target's dependencies).
 // `@testable import` shows the test files the port's internal names beside the system's, so

@@ -86,8 +86,9 @@ open class InjectingTestCase: XCTestCase {
         let name = self.name
         // A warning on standard error: XCTest has no warnings, and a thread with no scope may be
         // running work an earlier test left behind.
-        let unscoped = UnscopedReadReport.register(context, owner: "\(ObjectIdentifier(self))") { message in
-            FileHandle.standardError.write(Data("warning: \(name): \(message)\n".utf8))
+        let unscoped = UnscopedReadReport.register(context, owner: "\(ObjectIdentifier(self))") { message, readAt in
+            let location = readAt.map { "\($0.filePath):\($0.line):\($0.column): " } ?? ""
+            FileHandle.standardError.write(Data("\(location)warning: \(name): \(message)\n".utf8))
         }
         defer { unscoped.map(UnscopedReads.unregister) }
         context.run { super.invokeTest() }

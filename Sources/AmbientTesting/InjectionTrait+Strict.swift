@@ -54,14 +54,16 @@ final class LiveReadLog: Sendable {
 }
 
 /// A strict test's injected types, registered for the reads that find no scope (a thread the
-/// test's scope did not follow): each type reported once per test, as a warning. A thread with
+/// test's scope did not follow): each type reported once per test, as a warning at the line
+/// that read (where the platform can name it: `RunningTest.locator`). A thread with
 /// no scope belongs to no test: the read may be this test's work, or work of another test
 /// running beside it (or of the test framework), so it warns rather than fails.
 enum UnscopedReadReport {
     /// Registers `context`'s injected types (but strict mode's own, the reporter and the types
     /// strict mode allows live) when `context` is strict; `nil` when it is not.
     static func register(
-        _ context: InjectionContext, owner: String, report: @escaping @Sendable (_ message: String) -> Void
+        _ context: InjectionContext, owner: String,
+        report: @escaping @Sendable (_ message: String, _ readAt: RunningTest.SourcePlace?) -> Void
     ) -> UnscopedReads.Registration? {
         guard let strict = context[StrictMode.self], strict.isEnabled else { return nil }
         let types = context.injectedTypes.filter {
@@ -71,16 +73,19 @@ enum UnscopedReadReport {
         let reported = LiveReadLog()
         return UnscopedReads.register(types, owner: owner) { type, testsInjectingIt in
             guard reported.firstTime(type) else { return }
-            report(text(for: type, testsInjectingIt: testsInjectingIt))
+            // On the reading thread: the code that read is in its stack.
+            let readAt = RunningTest.locator?.caller()
+            report(text(for: type, testsInjectingIt: testsInjectingIt, readAt: readAt), readAt)
         }
     }
 
-    static func text(for type: any Injectable.Type, testsInjectingIt: Int) -> String {
+    static func text(for type: any Injectable.Type, testsInjectingIt: Int, readAt: RunningTest.SourcePlace?) -> String {
         let whose =
             testsInjectingIt == 1
             ? "this test had injected \(type)"
             : "this test and \(testsInjectingIt - 1) other(s) running beside it had injected \(type)"
-        return "Strict mode: \(type).current was read on a thread with no scope while \(whose), so that read "
+        let place = readAt.map { " (at \($0.fileID):\($0.line), in \($0.function))" } ?? ""
+        return "Strict mode: \(type).current was read\(place) on a thread with no scope while \(whose), so that read "
             + "used the live \(type).defaultValue. If it was the test's work, that work reached a thread its scope "
             + "did not follow (a callback from a thread the code does not own, a system API handed a system "
             + "queue): carry the scope where the work is handed over (InjectionContext.current.bind { … }), or "

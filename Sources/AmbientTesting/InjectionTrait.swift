@@ -70,8 +70,13 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         let context = InjectionContext.current.injecting(IssueReporter.swiftTesting(recorder, checking: pendingWork))
         let injected = try await inject(context, test, recorder)
         pendingWork.watch(queueOf: injected)
-        let unscoped = UnscopedReadReport.register(injected, owner: "\(test.id)") { message in
-            recorder.record(Comment(rawValue: message), at: test.sourceLocation, severity: .warning)
+        let unscoped = UnscopedReadReport.register(injected, owner: "\(test.id)") { message, readAt in
+            let location =
+                readAt.map {
+                    SourceLocation(
+                        fileID: $0.fileID, filePath: $0.filePath, line: max($0.line, 1), column: max($0.column, 1))
+                } ?? test.sourceLocation
+            recorder.record(Comment(rawValue: message), at: location, severity: .warning)
         }
         defer { unscoped.map(UnscopedReads.unregister) }
         try await injected.run { try await function() }

@@ -241,3 +241,17 @@ _ambient_testing_record_issue_t _Nullable _ambient_testing_record_issue_hook(voi
     return NULL;
 }
 #endif
+
+// The calling thread's return addresses, for telling a static's one-time initialiser apart
+// (AmbientProviders' `OnceInitialiser`): glibc and Apple's libc have `backtrace`; elsewhere
+// (musl, Windows) nothing is seen and nothing is reported.
+#if defined(__GLIBC__) || defined(__APPLE__)
+#include <execinfo.h>
+int _ambient_return_addresses(void **addresses, int capacity) { return backtrace(addresses, capacity); }
+#else
+int _ambient_return_addresses(void **addresses, int capacity) {
+    (void)addresses;
+    (void)capacity;
+    return 0;
+}
+#endif

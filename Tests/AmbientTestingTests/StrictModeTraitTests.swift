@@ -147,16 +147,19 @@ struct Unfollowed: AmbientValue, Equatable {
         }
     }
 
-    @Test func aReadWithNoScopeOfAnInjectedTypeIsReportedOnce() async throws {
+    @Test func aReadWithNoScopeOfAnInjectedTypeIsReportedOnceAtTheLineThatRead() async throws {
         let issues = Counter()
+        let readLine = #line + 2
         try await withKnownIssue {
             try await readOnAThreadOfItsOwn(carried: false) { _ = Unfollowed.current }
         } matching: { issue in
             issues.increment()
+            let readAt = "AmbientTestingTests/StrictModeTraitTests.swift:\(readLine)"
             return issue.comments.contains {
-                $0.rawValue.contains("Unfollowed.current was read on a thread with no scope while this test")
-                    && issue.severity == .warning
-            }
+                $0.rawValue.contains("Unfollowed.current was read (at \(readAt), in ")
+                    && $0.rawValue.contains("on a thread with no scope while this test")
+            } && issue.severity == .warning && issue.sourceLocation?.line == readLine
+                && issue.sourceLocation?.fileName == "StrictModeTraitTests.swift"
         }
         #expect(issues.value == 1)
     }

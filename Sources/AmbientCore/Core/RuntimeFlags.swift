@@ -25,6 +25,10 @@ enum RuntimeFlags {
     /// Set while a ``ScopeFollower`` is registered: binding a context then runs the
     /// followers' installs and restores around the body.
     @usableFromInline static let followers: UInt32 = AMBIENT_FLAG_FOLLOWERS
+    /// Set when AmbientTesting is loaded (a test program that links it): the one-file port's
+    /// reads of an injected value then look for a static's one-time initialiser
+    /// (``RunningTest/isLoaded``). Never cleared.
+    @usableFromInline static let testing: UInt32 = AMBIENT_FLAG_TESTING
 
     /// Called before every binding: the first time, publishes the binding's `key`, checks
     /// that the borrowed read works (Binding.swift), then sets `bound` if it does and

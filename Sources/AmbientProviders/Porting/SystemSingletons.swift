@@ -86,3 +86,51 @@ public enum SystemSingletons {
         try data.write(to: url, options: options)
     }
 }
+
+extension SystemSingletons {
+    /// `Clock.current`, for the one-file port's `Date()` and its siblings; but in a test, where
+    /// a static's or global's one-time initialiser reads an injected clock, the live clock, and
+    /// the read reported (a static keeps what it first reads, for every later test).
+    ///
+    /// ```swift
+    /// // In the one-file port:
+    /// init() { self = SystemSingletons.clock(reading: "Date()").now }
+    /// ```
+    @inlinable
+    public static func clock(reading read: StaticString) -> Clock {
+        let clock = Clock.current
+        if _slowPath(RunningTest.isLoaded), !clock.isLive,
+            StaticInitialiserReads.report(read, of: Clock.self, keepsLive: true)
+        {
+            return .live
+        }
+        return clock
+    }
+
+    /// `Region.current`, for the one-file port's `Locale.current` and its siblings; the live
+    /// region where a static's initialiser reads an injected one in a test (see
+    /// ``clock(reading:)``).
+    @inlinable
+    public static func region(reading read: StaticString) -> Region {
+        let region = Region.current
+        if _slowPath(RunningTest.isLoaded), !region.isLive,
+            StaticInitialiserReads.report(read, of: Region.self, keepsLive: true)
+        {
+            return .live
+        }
+        return region
+    }
+
+    /// `UUIDGenerator.current`, for the one-file port's `UUID()`; the live generator where a
+    /// static's initialiser reads an injected one in a test (see ``clock(reading:)``).
+    @inlinable
+    public static func uuidGenerator(reading read: StaticString) -> UUIDGenerator {
+        let generator = UUIDGenerator.current
+        if _slowPath(RunningTest.isLoaded), !generator.isLive,
+            StaticInitialiserReads.report(read, of: UUIDGenerator.self, keepsLive: true)
+        {
+            return .live
+        }
+        return generator
+    }
+}

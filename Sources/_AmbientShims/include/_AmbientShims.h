@@ -24,6 +24,7 @@ extern "C" {
 #define AMBIENT_FLAG_STRICT 4u
 #define AMBIENT_FLAG_PUBLIC_READ 8u
 #define AMBIENT_FLAG_FOLLOWERS 16u
+#define AMBIENT_FLAG_TESTING 32u
 
 extern uint32_t _ambient_flags;
 
@@ -191,6 +192,10 @@ typedef _Bool (*_ambient_testing_record_issue_t)(const char *_Nonnull message, c
 /// framework.
 _ambient_testing_record_issue_t _Nullable _ambient_testing_record_issue_hook(void);
 
+/// The return addresses of the calling thread's innermost `capacity` frames, innermost first
+/// (`backtrace(3)`, which unwinds by the binaries' unwind tables, so frames without a frame
+/// pointer count too): how many it wrote; 0 where the C library has no `backtrace`.
+int _ambient_return_addresses(void *_Nullable *_Nonnull addresses, int capacity);
 /// Byte classes, a bit each, for the carriers' parsers (see `ByteClass`): 0x01 W3C
 /// `baggage-octet`, 0x02 a `baggage-octet` but `%`, 0x04 a field name's `a-z0-9-`, 0x08
 /// RFC 9110's `tchar`, 0x10 a key id's `a-zA-Z0-9-_`. One load per byte.

@@ -278,3 +278,11 @@ public func refreshOnMain(_ done: @escaping @Sendable (String) -> Void) {
     DispatchQueue.main.async(execute: item)
     OperationQueue.main.addOperation(BlockOperation { done("operation") })
 }
+
+/// `UserDefaults.standard` read in a callback on a thread the module does not own (as a
+/// transport's or a C library's callback would be: Foundation's own `Thread`, not the port's).
+public func readFlagOnAForeignThread(_ done: @escaping @Sendable (Bool) -> Void) {
+    Foundation.Thread {
+        done(UserDefaults.standard.bool(forKey: "flag"))
+    }.start()
+}

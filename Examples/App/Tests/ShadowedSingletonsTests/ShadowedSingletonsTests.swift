@@ -153,6 +153,29 @@ struct ShadowedSingletonsTests {
         }
     }
 
+    /// A read in a callback on a thread the module does not own finds no scope: a strict test
+    /// that injected the type hears of it, as a warning at the module's line that read. (The
+    /// traits run inside `withKnownIssue`, which sees the warning they record as the test ends.)
+    @Test func aReadOnAForeignThreadIsReportedAtTheModulesLine() async throws {
+        let test = try #require(Test.current)
+        let delivered = Delivered<Bool>()
+        try await withKnownIssue {
+            try await InjectionTrait.strict().provideScope(for: test, testCase: Test.Case.current) {
+                try await InjectionTrait.injecting(Defaults.inMemory(["flag": true])).provideScope(
+                    for: test, testCase: Test.Case.current
+                ) {
+                    readFlagOnAForeignThread { delivered.record($0) }
+                    while delivered.all.isEmpty { try await Task.sleep(for: .milliseconds(1)) }
+                }
+            }
+        } matching: { issue in
+            issue.severity == .warning && issue.sourceLocation?.fileID == "ShadowedSingletons/LegacySingletons.swift"
+                && issue.sourceLocation?.line == 286
+                && issue.comments.contains { $0.rawValue.contains("Defaults.current was read (at ShadowedSingletons/") }
+        }
+        #expect(delivered.all == [false])  // the live defaults': the read was not followed
+    }
+
     /// A report made on a queue's thread through a shadowed name is the test's, delivered by
     /// the wait that covers that work.
     @Test(.strict(allowing: [BackgroundQueue.self]))

@@ -15,7 +15,11 @@ final class FollowingDefaultsStore: DefaultsStore {
 
     private var target: any DefaultsStore {
         let current = Defaults.current.store
-        return current === self ? UserDefaultsStore.standard : current
+        if current === self { return UserDefaultsStore.standard }
+        if _slowPath(RunningTest.isLoaded), current.isFake {
+            _ = StaticInitialiserReads.report("UserDefaults.standard", of: Defaults.self, keepsLive: false)
+        }
+        return current
     }
 
     /// Never kept from an earlier scope, so never reported as pinned: what it reaches is current.

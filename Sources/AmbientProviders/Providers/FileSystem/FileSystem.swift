@@ -131,7 +131,11 @@ public struct FileSystem: AmbientValue, CustomStringConvertible {
     /// A sandbox's or a memory store's backend (the current one's, for ``followingCurrent``);
     /// `nil` where calls go to the real disk as `FileManager` makes them.
     private var ownBackend: (any FileSystemBackend)? {
-        state.resolved(following: FileSystem.current.state)?.backend
+        let backend = state.resolved(following: FileSystem.current.state)?.backend
+        if _slowPath(RunningTest.isLoaded), state.isFollowing, backend != nil {
+            _ = StaticInitialiserReads.report("FileManager.default", of: FileSystem.self, keepsLive: false)
+        }
+        return backend
     }
 
     /// `FileManager.default`.

@@ -54,7 +54,11 @@ public struct ProcessEnvironment: AmbientValue, Hashable, CustomStringConvertibl
 
     /// How this environment reads; for ``followingCurrent``, how the current one does.
     private var source: Source {
-        state.resolved(following: ProcessEnvironment.current.state)?.source ?? .live
+        guard let source = state.resolved(following: ProcessEnvironment.current.state)?.source else { return .live }
+        if _slowPath(RunningTest.isLoaded), state.isFollowing {
+            _ = StaticInitialiserReads.report("ProcessInfo.processInfo", of: ProcessEnvironment.self, keepsLive: false)
+        }
+        return source
     }
 
     private init(following: Void) {

@@ -31,6 +31,12 @@ public struct UUIDGenerator: AmbientValue, CustomStringConvertible {
         self.name = name
     }
 
+    /// Whether this is ``live``.
+    @usableFromInline
+    var isLive: Bool {
+        name == "UUIDGenerator.live"
+    }
+
     /// A new UUID.
     public func callAsFunction() -> UUID {
         generate()
