@@ -60,9 +60,11 @@ final class LiveReadLog: Sendable {
 /// running beside it (or of the test framework), so it warns rather than fails.
 enum UnscopedReadReport {
     /// Registers `context`'s injected types (but strict mode's own, the reporter and the types
-    /// strict mode allows live) when `context` is strict; `nil` when it is not.
+    /// strict mode allows live) when `context` is strict; `nil` when it is not. A read for which
+    /// `elsewhere` says `true` (made in another test's own task) is not this test's: it is
+    /// neither reported nor counted as the type's one report.
     static func register(
-        _ context: InjectionContext, owner: String,
+        _ context: InjectionContext, owner: String, elsewhere: @escaping @Sendable () -> Bool = { false },
         report: @escaping @Sendable (_ message: String, _ readAt: RunningTest.SourcePlace?) -> Void
     ) -> UnscopedReads.Registration? {
         guard let strict = context[StrictMode.self], strict.isEnabled else { return nil }
@@ -72,7 +74,7 @@ enum UnscopedReadReport {
         guard !types.isEmpty else { return nil }
         let reported = LiveReadLog()
         return UnscopedReads.register(types, owner: owner) { type, testsInjectingIt in
-            guard reported.firstTime(type) else { return }
+            guard !elsewhere(), reported.firstTime(type) else { return }
             // On the reading thread: the code that read is in its stack.
             let readAt = RunningTest.locator?.caller()
             report(text(for: type, testsInjectingIt: testsInjectingIt, readAt: readAt), readAt)

@@ -70,7 +70,12 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         let context = InjectionContext.current.injecting(IssueReporter.swiftTesting(recorder, checking: pendingWork))
         let injected = try await inject(context, test, recorder)
         pendingWork.watch(queueOf: injected)
-        let unscoped = UnscopedReadReport.register(injected, owner: "\(test.id)") { message, readAt in
+        // A read in another test's own task (Swift Testing names the test there) is that
+        // test's, whatever it injected: not this one's to hear of.
+        let testID = test.id
+        let unscoped = UnscopedReadReport.register(
+            injected, owner: "\(test.id)", elsewhere: { Test.current.map { $0.id != testID } ?? false }
+        ) { message, readAt in
             let location =
                 readAt.map {
                     SourceLocation(

@@ -30,7 +30,7 @@ enum SourceLocator {
                     frames().first { $0.function.hasPrefix("one-time initialization function for ") }
                 },
                 caller: {
-                    frames().first { !isAmbients($0.filePath) }
+                    frames().first { !isAmbients($0.filePath) && !isGenerated($0.filePath) }
                 })
         }
         #endif
@@ -49,6 +49,12 @@ enum SourceLocator {
     /// Whether `path` is a file of Ambient's: its modules or the one-file port's files.
     static func isAmbients(_ path: String) -> Bool {
         path.hasPrefix(ambientSources) || portFiles.contains(path.split(separator: "/").last ?? "")
+    }
+
+    /// Whether `path` is a macro's expansion (`#expect`'s): the frame that wrote the macro is
+    /// the next one, with the line a reader looks for.
+    static func isGenerated(_ path: String) -> Bool {
+        path.contains("/@__swiftmacro_") || path.hasPrefix("@__swiftmacro_")
     }
 
     /// `Module/File.swift` for a path under `Sources/Module/` or `Tests/Module/`, else the file

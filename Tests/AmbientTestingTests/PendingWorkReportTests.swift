@@ -102,6 +102,81 @@ struct PendingWorkReportTests {
         }
     }
 
+    /// A thread the test started, no tracked queue counting it, still running as the test
+    /// ends: reported by the line that made it.
+    @Test func aThreadStillRunningIsReported() async throws {
+        let stop = Flag()
+        let started = Flag()
+        let line = #line + 4
+        try await expectPendingReport(
+            containing: "PendingWorkReportTests.swift:\(line): CarryingThread, running"
+        ) {
+            CarryingThread {
+                started.set()
+                while !stop.isSet { usleep(1_000) }
+            }.start()
+            while !started.isSet { try? await Task.sleep(for: .milliseconds(1)) }
+        }
+        stop.set()
+    }
+
+    /// A thread asleep on the live clock as the test ends: reported as asleep, with the time
+    /// it has left.
+    @Test func aThreadAsleepIsReported() async throws {
+        let thread = Locked<CarryingThread?>(nil)
+        try await expectPendingReport(containing: "CarryingThread, a thread asleep in real time") {
+            let sleeper = CarryingThread { try? Clock.current.sleep(for: .seconds(30)) }
+            thread.withLock { $0 = sleeper }
+            sleeper.start()
+            while !Self.isAsleep(sleeper) { try? await Task.sleep(for: .milliseconds(1)) }
+        }
+        thread.get()?.cancel()  // wakes the sleep: the thread ends
+    }
+
+    /// Whether the test's thread is in its sleep (its count says so once the sleep has begun).
+    private static func isAsleep(_ thread: CarryingThread) -> Bool {
+        IssueReporter.current.pendingWork?.pending.contains { $0.contains("asleep") } ?? false
+    }
+
+    /// Work put on the live main queue, and a timer left scheduled there, as the test ends.
+    @Test func liveMainQueueWorkAndTimersAreReported() async throws {
+        let timer = Locked<MainQueue.Timer?>(nil)
+        let line = #line + 4
+        try await expectPendingReport(
+            containing: "PendingWorkReportTests.swift:\(line): MainQueue.asyncAfter, waiting for the main queue"
+        ) {
+            MainQueue.current.asyncAfter(deadline: .now() + 60) {}
+            let repeating = MainQueue.current.scheduledTimer(withTimeInterval: 60, repeats: true) { _ in }
+            timer.withLock { $0 = repeating }
+        }
+        timer.get()?.invalidate()
+    }
+
+    @Test func aTimerLeftOnTheLiveMainQueueIsNamed() async throws {
+        let timer = Locked<MainQueue.Timer?>(nil)
+        try await expectPendingReport(containing: "MainQueue: Timer, repeating, a timer still scheduled") {
+            let repeating = MainQueue.current.scheduledTimer(withTimeInterval: 60, repeats: true) { _ in }
+            timer.withLock { $0 = repeating }
+        }
+        timer.get()?.invalidate()
+    }
+
+    @Test func aThreadThatEndedAndAnInvalidatedTimerAreNot() async throws {
+        let test = try #require(Test.current)
+        try await InjectionTrait.injecting(Defaults.inMemory()).provideScope(for: test, testCase: Test.Case.current) {
+            let done = Flag()
+            CarryingThread { done.set() }.start()
+            MainQueue.current.scheduledTimer(withTimeInterval: 60, repeats: true) { _ in }.invalidate()
+            while !done.isSet { try? await Task.sleep(for: .milliseconds(1)) }
+            // The thread's count ends just after its block: until then it is pending (a count
+            // that never ended would leave it pending for good, and the test's end report it).
+            let deadline = ContinuousClock.now + .seconds(10)
+            while IssueReporter.current.pendingWork?.pending.isEmpty == false, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+
     @Test func workThatFinishedIsNotReported() async throws {
         let test = try #require(Test.current)
         try await InjectionTrait.injecting(Defaults.inMemory()).provideScope(for: test, testCase: Test.Case.current) {
@@ -158,6 +233,55 @@ final class PendingWorkXCTestReportTests: InjectingTestCase {
     }
 }
 
+/// A thread an XCTest test method started and left running fails that method, by the line that
+/// made it.
+final class PendingThreadXCTestReportTests: InjectingTestCase {
+    private let recorded = ReportLog()
+    private nonisolated(unsafe) var capturing = false
+    private let stop = Flag()
+    static let startedAt = Locked<Int>(0)
+
+    #if canImport(ObjectiveC)
+    override func record(_ issue: XCTIssue) {
+        guard capturing else { return super.record(issue) }
+        recorded.append(issue.compactDescription)
+    }
+    #else
+    override func recordFailure(
+        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+    ) {
+        guard capturing else {
+            return super.recordFailure(
+                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
+        recorded.append(description)
+    }
+    #endif
+
+    override func invokeTest() {
+        capturing = true
+        super.invokeTest()
+        capturing = false
+        stop.set()
+        let line = Self.startedAt.withLock { $0 }
+        XCTAssertEqual(recorded.messages.count, 1, "\(recorded.messages)")
+        XCTAssertTrue(
+            recorded.messages.first?.contains("PendingWorkReportTests.swift:\(line): CarryingThread, running") == true,
+            "\(recorded.messages)")
+    }
+
+    func testAThreadLeftRunningIsReported() {
+        let started = Flag()
+        let stop = self.stop
+        Self.startedAt.withLock { $0 = #line + 1 }
+        CarryingThread {
+            started.set()
+            while !stop.isSet { usleep(1_000) }
+        }.start()
+        while !started.isSet { usleep(1_000) }
+    }
+}
+
 /// A report that background work makes on another thread reaches the test by the time the
 /// wait that covered the work returns, so `withKnownIssue` around the wait sees it.
 @Suite(.injecting(Defaults.inMemory()))
@@ -191,4 +315,11 @@ struct ReportsFromCoveredWorkTests {
             issue.comments.contains { $0.rawValue == "reported at 5 s" }
         }
     }
+}
+
+/// A flag set once, read from any thread.
+final class Flag: Sendable {
+    private let value = Locked(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.get() }
 }

@@ -63,7 +63,8 @@ public final class CarryingThread: @unchecked Sendable {
         fileID: StaticString = #fileID, line: UInt = #line, block: @escaping @Sendable (CarryingThread) -> Void
     ) {
         let context = InjectionContext.current
-        let work = BackgroundQueue.current.state.object
+        // A tracked or driven queue counts the thread; else, in a test, the test's own count.
+        let work = BackgroundQueue.current.state.object ?? IssueReporter.current.pendingWork?.workOutsideQueues
         let running = Running(
             submission: Submission(call: "CarryingThread", queue: nil, fileID: fileID, line: line, waiting: .queued))
         thread = Thread {
@@ -162,7 +163,7 @@ extension CarryingThread {
 
         /// Cancels the thread, and wakes the sleep it is in: its count is then running again
         /// (so a `finished()` that follows waits for the block to return). The count is
-        /// updated under this state's lock, as ``sleeping(asleepUntil:wakingWith:_:)`` updates
+        /// updated under this state's lock, as ``sleeping(asleep:wakingWith:_:)`` updates
         /// it, so the two never cross.
         func cancel() {
             let wake = state.withLock { state -> (@Sendable () -> Void)? in
@@ -185,16 +186,16 @@ extension CarryingThread {
         }
 
         /// Runs `sleep` (which blocks) with `wake` called if the thread is cancelled
-        /// meanwhile: at once if it already is. With `deadline` (a sleep on a test clock), the
-        /// thread's count says it is asleep until then while it sleeps.
+        /// meanwhile: at once if it already is. With `asleep` (until a test clock's instant,
+        /// or a real-time one), the thread's count says so while it sleeps.
         func sleeping(
-            asleepUntil deadline: Clock.Instant? = nil, wakingWith wake: @escaping @Sendable () -> Void,
+            asleep waiting: Submission.Waiting? = nil, wakingWith wake: @escaping @Sendable () -> Void,
             _ sleep: () -> Void
         ) {
             let cancelled = state.withLock { state -> Bool in
                 guard !state.cancelled else { return true }
                 state.wake = wake
-                if let deadline, let ticket = state.ticket { ticket.work.update(ticket.id, to: .asleep(deadline)) }
+                if let waiting, let ticket = state.ticket { ticket.work.update(ticket.id, to: waiting) }
                 return false
             }
             if cancelled { wake() }
@@ -202,7 +203,7 @@ extension CarryingThread {
             state.withLock { state in
                 guard state.wake != nil else { return }  // `cancel()` took it, and updated the count
                 state.wake = nil
-                if deadline != nil, let ticket = state.ticket { ticket.work.update(ticket.id, to: .running) }
+                if waiting != nil, let ticket = state.ticket { ticket.work.update(ticket.id, to: .running) }
             }
         }
 

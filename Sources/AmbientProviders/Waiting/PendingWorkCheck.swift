@@ -19,6 +19,8 @@ package final class PendingWorkCheck: Sendable {
         weak var work: (any PendingWorkSource)?
     }
     private let deliverHeld: (@Sendable () -> Void)?
+    /// The test's own count (``workOutsideQueues``), once something is counted there.
+    private let outsideQueues = Locked<BackgroundWork?>(nil)
 
     /// A check whose `deliverHeldReports()` calls `deliverHeld` (the test framework's
     /// recorder, recording now what it held back).
@@ -31,6 +33,23 @@ package final class PendingWorkCheck: Sendable {
     /// when an `.inMemory` request's event-loop work has answered.
     package func deliverHeldReports() {
         deliverHeld?()
+    }
+
+    /// The test's own count of the work no tracked or driven queue counts: the threads it
+    /// starts (`CarryingThread`) and the work and timers it puts on the live main queue, each
+    /// from where it is started until it ends, for the report. Nothing waits on it: a test
+    /// waits for such work by injecting a tracked ``BackgroundQueue``, which counts it instead.
+    var workOutsideQueues: BackgroundWork {
+        var made: BackgroundWork?
+        let work = outsideQueues.withLock { work in
+            if let work { return work }
+            let new = BackgroundWork(testClock: nil)
+            work = new
+            made = new
+            return new
+        }
+        if let made { watch(made) }
+        return work
     }
 
     /// Watches the tracked or driven queue `context` injects, if any: one made before the
@@ -51,6 +70,17 @@ package final class PendingWorkCheck: Sendable {
         }
     }
 
+    /// The work pending now, a line each (as ``report()`` lists it), watching on.
+    package var pending: [String] {
+        Self.lines(of: watched.get())
+    }
+
+    private static func lines(of watched: [Weak]) -> [String] {
+        var seen = Set<ObjectIdentifier>()
+        let sources = watched.compactMap(\.work).filter { seen.insert(ObjectIdentifier($0)).inserted }
+        return sources.flatMap { $0.pendingWork() }
+    }
+
     /// The report of the work still pending, or `nil` when there is none: each piece by
     /// where it was submitted and what it waits for. Stops watching.
     package func report() -> String? {
@@ -58,13 +88,17 @@ package final class PendingWorkCheck: Sendable {
             defer { watched = [] }
             return watched
         }
-        var seen = Set<ObjectIdentifier>()
-        let sources = watched.compactMap(\.work).filter { seen.insert(ObjectIdentifier($0)).inserted }
-        let lines = sources.flatMap { $0.pendingWork() }
+        let lines = Self.lines(of: watched)
         guard !lines.isEmpty else { return nil }
+        let outside = outsideQueues.withLock { $0 }.map { $0.pendingWork().count } ?? 0
+        let untracked =
+            outside == 0
+            ? ""
+            : " Of them, \(outside) ran where no tracked queue counts (a thread, the live main queue): inject "
+                + "BackgroundQueue.tracked() so that finished() waits for it, or stop it."
         return "The test ended with \(lines.count) piece(s) of background work pending; wait for them "
-            + "(BackgroundQueue.finished(), TestClock.advance(by:) or run()) or cancel them before the test ends:\n"
-            + lines.map { "- " + $0 }.joined(separator: "\n")
+            + "(BackgroundQueue.finished(), TestClock.advance(by:) or run()) or cancel them before the test ends."
+            + untracked + "\n" + lines.map { "- " + $0 }.joined(separator: "\n")
     }
 }
 

@@ -26,6 +26,10 @@ struct Submission: Sendable {
         case asleep(Clock.Instant)
         /// Main-queue work, waiting for the main actor.
         case mainQueue
+        /// A thread's block, asleep in real time (on the live clock) until this instant.
+        case asleepInRealTime(ContinuousClock.Instant)
+        /// A main-queue timer, scheduled and not yet invalidated.
+        case timer
     }
 
     /// The call that submitted it (`asyncAfter`), and the queue it was called on, if any:
@@ -38,7 +42,13 @@ struct Submission: Sendable {
 
     /// An operation queue's: Foundation's overridden methods take no call site.
     init(operation call: StaticString) {
-        self.init(call: call, queue: nil, fileID: "", line: 0, waiting: .operation)
+        self.init(call: call, queue: nil, fileID: "CarryingOperationQueue", line: 0, waiting: .operation)
+    }
+
+    /// A live main-queue timer's, counted until it is invalidated: its constructors take no
+    /// call site.
+    init(timer call: StaticString) {
+        self.init(call: call, queue: nil, fileID: "MainQueue", line: 0, waiting: .timer)
     }
 
     init(call: StaticString, queue: CarryingQueue?, fileID: StaticString, line: UInt, waiting: Waiting) {
@@ -53,7 +63,8 @@ struct Submission: Sendable {
     /// +5.000 s (it is at +3.000 s)`.
     func described(clockNow now: Clock.Instant?) -> String {
         let call = queue.map { "\($0).\(self.call)" } ?? "\(self.call)"
-        let site = line == 0 ? "CarryingOperationQueue" : "\(fileID):\(line)"
+        // With no line, `fileID` names what made it (an operation queue, a timer).
+        let site = line == 0 ? "\(fileID)" : "\(fileID):\(line)"
         return "\(site): \(call), " + describe(waiting, now: now)
     }
 
@@ -67,6 +78,10 @@ struct Submission: Sendable {
         case .operation: return "an operation waiting for its dependencies or its queue"
         case .asleep(let deadline): return "a thread asleep on the test clock until \(Self.time(deadline))\(at)"
         case .mainQueue: return "waiting for the main queue (is the main actor blocked, by a synchronous wait?)"
+        case .asleepInRealTime(let until):
+            let left = max(until - ContinuousClock.now, .zero).timeInterval
+            return "a thread asleep in real time, " + String(format: "%.3f s", left) + " more"
+        case .timer: return "a timer still scheduled (invalidate it before the test ends)"
         }
     }
 

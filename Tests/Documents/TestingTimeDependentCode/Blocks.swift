@@ -179,7 +179,7 @@ final class InboxSync: Sendable {
     #expect(defaults.string(forKey: "lastSync") == "success")
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:439
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:443
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -188,7 +188,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:473
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:477
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -201,19 +201,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:493
-@MainActor func block493() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:497
+@MainActor func block497() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:503
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:507
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:513
-@MainActor func block513() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:517
+@MainActor func block517() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+
 // Why: monotonic time per clock, so durations measured under a test clock are the test's.
 
 extension Clock {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+
 // Why: APIs that want a Swift.Clock (Task.sleep, async algorithms) take the ambient one.
 
 extension Clock {

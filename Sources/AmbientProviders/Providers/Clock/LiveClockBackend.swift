@@ -28,7 +28,7 @@ struct LiveClockBackend: ClockBackend {
         // On a carrying thread, `cancel()` wakes the sleep.
         let woken = DispatchSemaphore(value: 0)
         let wake: @Sendable () -> Void = { woken.signal() }
-        thread.sleeping(wakingWith: wake) {
+        thread.sleeping(asleep: .asleepInRealTime(ContinuousClock.now + remaining), wakingWith: wake) {
             _ = woken.wait(timeout: .now() + remaining.timeInterval)
         }
     }

@@ -254,6 +254,20 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
         if let site, let background = BackgroundQueue.current.state.object, driver == nil || delay == .zero {
             ticket = background.admit(
                 Submission(call: site.call, queue: nil, fileID: site.fileID, line: site.line, waiting: .mainQueue))
+        } else if driver == nil, let own = IssueReporter.current.pendingWork?.workOutsideQueues {
+            // The live main queue in a test that no tracked queue covers: the test's own count
+            // holds one-off work until it has run, and a timer until it is invalidated, so the
+            // test's end reports what it left there.
+            if let site {
+                ticket = own.admit(
+                    Submission(call: site.call, queue: nil, fileID: site.fileID, line: site.line, waiting: .mainQueue))
+            } else {
+                ticket = nil
+                if let timer {
+                    let id = own.begin(Submission(timer: interval == nil ? "Timer" : "Timer, repeating"))
+                    timer.onInvalidate { own.end(id) }
+                }
+            }
         } else {
             ticket = nil
         }

@@ -114,7 +114,7 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
             }
         }
         let wake: @Sendable () -> Void = { sleeper.cancel() }
-        thread.sleeping(asleepUntil: deadline, wakingWith: wake) {
+        thread.sleeping(asleep: .asleep(deadline), wakingWith: wake) {
             if holds { woken.releaseHeld() }
             done.wait()
             if holds { woken.beginHeld() }
