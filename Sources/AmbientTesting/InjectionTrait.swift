@@ -73,9 +73,9 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
         // A read in another test's own task (Swift Testing names the test there) is that
         // test's, whatever it injected: not this one's to hear of.
         let testID = test.id
-        let unscoped = UnscopedReadReport.register(
-            injected, owner: "\(test.id)", elsewhere: { Test.current.map { $0.id != testID } ?? false }
-        ) { message, readAt in
+        let isAnotherTests: @Sendable () -> Bool = { Test.current.map { $0.id != testID } ?? false }
+        let unscoped = UnscopedReadReport.register(injected, owner: "\(test.id)", elsewhere: isAnotherTests) {
+            message, readAt in
             let location =
                 readAt.map {
                     SourceLocation(
