@@ -19,7 +19,6 @@ enum StaticInitialiserReads {
     /// `Calendar.current`), whose caller returns the live value, as the static would get in a
     /// run with no test; `false` for a call through a handle (`FileManager.default`'s), which
     /// still goes to the injected fake rather than touch the real disk or defaults.
-    @usableFromInline
     static func report(_ read: StaticString, of type: any Injectable.Type, keepsLive: Bool) -> Bool {
         guard OnceInitialiser.running() != nil else { return false }
         let place = RunningTest.locator?.onceInitialiser()
@@ -29,6 +28,25 @@ enum StaticInitialiserReads {
                 IssueReporter.Location(fileID: $0.fileID, filePath: $0.filePath, line: $0.line, column: $0.column)
             } ?? unknown)
         return true
+    }
+
+    /// `clock`, or the live clock where it is injected and a one-time initialiser reads it
+    /// (reported): ``SystemSingletons/clock(reading:)``'s test-program half, out of line.
+    @usableFromInline
+    static func checked(_ clock: Clock, _ read: StaticString) -> Clock {
+        !clock.isLive && report(read, of: Clock.self, keepsLive: true) ? .live : clock
+    }
+
+    /// `region`, or the live one (as for a clock).
+    @usableFromInline
+    static func checked(_ region: Region, _ read: StaticString) -> Region {
+        !region.isLive && report(read, of: Region.self, keepsLive: true) ? .live : region
+    }
+
+    /// `generator`, or the live one (as for a clock).
+    @usableFromInline
+    static func checked(_ generator: UUIDGenerator, _ read: StaticString) -> UUIDGenerator {
+        !generator.isLive && report(read, of: UUIDGenerator.self, keepsLive: true) ? .live : generator
     }
 
     /// Where a report points when the platform cannot name the initialiser's line.

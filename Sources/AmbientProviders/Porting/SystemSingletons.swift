@@ -99,11 +99,7 @@ extension SystemSingletons {
     @inlinable
     public static func clock(reading read: StaticString) -> Clock {
         let clock = Clock.current
-        if _slowPath(RunningTest.isLoaded), !clock.isLive,
-            StaticInitialiserReads.report(read, of: Clock.self, keepsLive: true)
-        {
-            return .live
-        }
+        if _slowPath(RunningTest.isLoaded) { return StaticInitialiserReads.checked(clock, read) }
         return clock
     }
 
@@ -113,11 +109,7 @@ extension SystemSingletons {
     @inlinable
     public static func region(reading read: StaticString) -> Region {
         let region = Region.current
-        if _slowPath(RunningTest.isLoaded), !region.isLive,
-            StaticInitialiserReads.report(read, of: Region.self, keepsLive: true)
-        {
-            return .live
-        }
+        if _slowPath(RunningTest.isLoaded) { return StaticInitialiserReads.checked(region, read) }
         return region
     }
 
@@ -126,11 +118,7 @@ extension SystemSingletons {
     @inlinable
     public static func uuidGenerator(reading read: StaticString) -> UUIDGenerator {
         let generator = UUIDGenerator.current
-        if _slowPath(RunningTest.isLoaded), !generator.isLive,
-            StaticInitialiserReads.report(read, of: UUIDGenerator.self, keepsLive: true)
-        {
-            return .live
-        }
+        if _slowPath(RunningTest.isLoaded) { return StaticInitialiserReads.checked(generator, read) }
         return generator
     }
 }

@@ -79,7 +79,6 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     }
 
     /// Whether this is the live clock (``live``), which carrying never sends.
-    @usableFromInline
     package var isLive: Bool {
         if case .live = storage { return true }
         return false

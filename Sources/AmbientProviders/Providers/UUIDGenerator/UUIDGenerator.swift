@@ -32,7 +32,6 @@ public struct UUIDGenerator: AmbientValue, CustomStringConvertible {
     }
 
     /// Whether this is ``live``.
-    @usableFromInline
     var isLive: Bool {
         name == "UUIDGenerator.live"
     }
