@@ -39,8 +39,8 @@ extension Injectable {
 // ==================================
 // `AmbientValue.current` and `MainActorAmbientValue.current` differ only in where their
 // `defaultValue` and `testValue` may be called; the lookup is the same code, inlined into
-// each (the closures are inlined with it, so `AmbientValue`'s read costs what it did
-// before `MainActorAmbientValue` existed).
+// each (the closures are inlined with it, so `AmbientValue`'s read costs no more for the
+// main-actor form's sharing it).
 
 extension Injectable {
     /// The lookup behind `current`: the value bound here, else `captured`'s (what

@@ -15,7 +15,7 @@
 //
 // An arity supplies only `make`, `empty` and whether its types bind the SwiftLog channel;
 // each is inlined here where the arity's `withInjected` is specialised, so the stages cost
-// what the spelled-out calls did.
+// what the same calls written out in each arity would.
 
 extension InjectionContext {
     /// The synchronous scope: enter, bind and run `body`, end. Every synchronous

@@ -59,10 +59,10 @@ package enum SwiftLogChannel {
         return Binding.currentStorage()?._withUnsafeGuaranteedRef { $0.address(ofKey: channel.type) } != logger
     }
 
-    /// Runs `body` with swift-log's task-local logger bound to the bridge. (Always: knowing
+    /// Runs `body` with swift-log's task-local logger bound to the bridge, always: knowing
     /// whether it is bound already means reading swift-log's task-local, a copy of its
-    /// logger and a compare of labels, which costs a scope outside any other Logger scope,
-    /// the common one, about half of what it would save a nested one.)
+    /// logger and a compare of labels, which a scope outside any other Logger scope (the
+    /// common one) would pay to save a nested one its binding.
     @inlinable
     static func withBridge<R>(_ body: () -> R) -> R {
         guard let channel = registration else { return body() }

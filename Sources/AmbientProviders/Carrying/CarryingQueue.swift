@@ -179,6 +179,13 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
         try sync(flags: [], execute: work)
     }
 
+    /// ``sync(execute:)`` for work that returns nothing and cannot throw, as most legacy
+    /// `sync` blocks do: the block itself, with no result to keep.
+    @inlinable
+    public func sync(execute work: () -> Void) {
+        _sync(flags: [], work)
+    }
+
     /// `DispatchQueue.sync(flags:execute:)`: ``sync(execute:)`` with flags (`.barrier`).
     @inlinable
     public func sync<T, Failure: Error>(

@@ -29,8 +29,7 @@ import Foundation
 /// wake its sleepers, and move on only once every task they woke has run until it is
 /// suspended again (asleep on this clock, or awaiting anything else) or has finished. A
 /// woken task that parses a response for 10 ms before sleeping again, on two busy cores,
-/// is woken again in the same call, every time. This is the default; there is nothing to
-/// switch on.
+/// is woken again in the same call, every time, with nothing to switch on.
 ///
 /// The clock knows because it counts the work it causes: the task it resumes, the child
 /// tasks, `Task { }`s, actors and tasks that work starts or wakes, through the Swift
