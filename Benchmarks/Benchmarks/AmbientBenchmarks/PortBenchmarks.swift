@@ -45,4 +45,15 @@ func registerPortBenchmarks(configuration: Benchmark.Configuration) {
         for _ in benchmark.scaledIterations { shadowedAsync() }
         shadowedSync()
     }
+    // The same onto the queue held suspended, then run in one batch: the submissions without a
+    // wake-up of the queue's thread for each.
+    queue("DispatchQueue.async {}, batched, Dispatch's") { benchmark in
+        raw.suspend()
+        for _ in benchmark.scaledIterations { raw.async {} }
+        raw.resume()
+        raw.sync {}
+    }
+    queue("DispatchQueue.async {}, batched, shadowed") { benchmark in
+        shadowedAsyncBatch(benchmark.scaledIterations.count)
+    }
 }

@@ -44,6 +44,18 @@ let portCases: [String: @Sendable (Int) -> Void] = [
     "port: DispatchQueue.sync {}, shadowed, in a scope": { count in
         portContext.run { for _ in 0..<count { shadowedSync() } }
     },
+    // `async`, onto the queue held suspended, then run in one batch: each submission and its
+    // empty block's run, without the wake-up of the queue's thread for each (which waits
+    // differently from run to run).
+    "port: DispatchQueue.async {}, batched, Dispatch's": { count in
+        rawQueue.suspend()
+        for _ in 0..<count { rawQueue.async {} }
+        rawQueue.resume()
+        rawQueue.sync {}
+    },
+    "port: DispatchQueue.async {}, batched, shadowed": { count in
+        shadowedAsyncBatch(count)
+    },
 ]
 
 /// Dispatch's own serial queue, for the port's queue rows' floor.

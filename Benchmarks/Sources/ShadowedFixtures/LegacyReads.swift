@@ -27,3 +27,14 @@ public func shadowedSync() { legacyQueue.sync {} }
 /// `queue.async {}` on a module queue through the one-file port.
 @inline(never)
 public func shadowedAsync() { legacyQueue.async {} }
+
+/// `shadowedAsync()` `count` times onto the module queue held suspended, then the queue
+/// resumed and waited for: the submissions' cost, and the empty blocks' run in one batch,
+/// with no wake-up of the queue's thread for each.
+@inline(never)
+public func shadowedAsyncBatch(_ count: Int) {
+    legacyQueue.queue.suspend()
+    for _ in 0..<count { shadowedAsync() }
+    legacyQueue.queue.resume()
+    legacyQueue.sync {}
+}
