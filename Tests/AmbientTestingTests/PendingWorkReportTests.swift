@@ -187,8 +187,9 @@ struct PendingWorkReportTests {
     }
 }
 
-/// The same under XCTest: the report fails the test method, caught here to check it.
-final class PendingWorkXCTestReportTests: InjectingTestCase {
+/// An `InjectingTestCase` whose failures, while it runs its test through `runCapturing()`, are
+/// kept rather than recorded: the XCTest tests below check what their test's end reports.
+class FailureCapturingTestCase: InjectingTestCase {
     private let recorded = ReportLog()
     private nonisolated(unsafe) var capturing = false
 
@@ -209,19 +210,29 @@ final class PendingWorkXCTestReportTests: InjectingTestCase {
     }
     #endif
 
-    static let submittedAt = Locked<Int>(0)
-
-    override func invokeTest() {
+    /// Runs the test (`InjectingTestCase`'s `invokeTest`, its end's check included) and returns
+    /// the failures it recorded.
+    func runCapturing() -> [String] {
         capturing = true
         super.invokeTest()
         capturing = false
+        return recorded.messages
+    }
+}
+
+/// The same under XCTest: the report fails the test method, caught here to check it.
+final class PendingWorkXCTestReportTests: FailureCapturingTestCase {
+    static let submittedAt = Locked<Int>(0)
+
+    override func invokeTest() {
+        let messages = runCapturing()
         let line = Self.submittedAt.withLock { $0 }
-        XCTAssertEqual(recorded.messages.count, 1, "\(recorded.messages)")
+        XCTAssertEqual(messages.count, 1, "\(messages)")
         XCTAssertTrue(
-            recorded.messages.first?.contains(
+            messages.first?.contains(
                 "PendingWorkReportTests.swift:\(line): CarryingQueue(retry).asyncAfter, waiting for the test clock")
                 == true,
-            "\(recorded.messages)")
+            "\(messages)")
     }
 
     func testAnAsyncAfterLeftWaitingForTheTestClockIsReported() {
@@ -235,39 +246,18 @@ final class PendingWorkXCTestReportTests: InjectingTestCase {
 
 /// A thread an XCTest test method started and left running fails that method, by the line that
 /// made it.
-final class PendingThreadXCTestReportTests: InjectingTestCase {
-    private let recorded = ReportLog()
-    private nonisolated(unsafe) var capturing = false
+final class PendingThreadXCTestReportTests: FailureCapturingTestCase {
     private let stop = Flag()
     static let startedAt = Locked<Int>(0)
 
-    #if canImport(ObjectiveC)
-    override func record(_ issue: XCTIssue) {
-        guard capturing else { return super.record(issue) }
-        recorded.append(issue.compactDescription)
-    }
-    #else
-    override func recordFailure(
-        withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
-    ) {
-        guard capturing else {
-            return super.recordFailure(
-                withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-        }
-        recorded.append(description)
-    }
-    #endif
-
     override func invokeTest() {
-        capturing = true
-        super.invokeTest()
-        capturing = false
+        let messages = runCapturing()
         stop.set()
         let line = Self.startedAt.withLock { $0 }
-        XCTAssertEqual(recorded.messages.count, 1, "\(recorded.messages)")
+        XCTAssertEqual(messages.count, 1, "\(messages)")
         XCTAssertTrue(
-            recorded.messages.first?.contains("PendingWorkReportTests.swift:\(line): CarryingThread, running") == true,
-            "\(recorded.messages)")
+            messages.first?.contains("PendingWorkReportTests.swift:\(line): CarryingThread, running") == true,
+            "\(messages)")
     }
 
     func testAThreadLeftRunningIsReported() {
