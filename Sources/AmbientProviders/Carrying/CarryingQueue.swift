@@ -179,14 +179,14 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
         try sync(flags: [], execute: work)
     }
 
-    /// ``sync(execute:)`` for work that returns nothing and cannot throw, as most legacy
+    /// ``sync(execute:)->_`` for work that returns nothing and cannot throw, as most legacy
     /// `sync` blocks do: the block itself, with no result to keep.
     @inlinable
     public func sync(execute work: () -> Void) {
         _sync(flags: [], work)
     }
 
-    /// `DispatchQueue.sync(flags:execute:)`: ``sync(execute:)`` with flags (`.barrier`).
+    /// `DispatchQueue.sync(flags:execute:)`: ``sync(execute:)->_`` with flags (`.barrier`).
     @inlinable
     public func sync<T, Failure: Error>(
         flags: DispatchWorkItemFlags, execute work: () throws(Failure) -> T
