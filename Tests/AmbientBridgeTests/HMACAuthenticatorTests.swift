@@ -6,9 +6,12 @@ import Foundation
 import Testing
 
 import Ambient
+import AmbientCore
+import AmbientProviders
+
+// @testable: the HMAC check's message type and its authenticator are AmbientPropagation's own,
+// behind the SwiftCrypto trait; their codes are checked here against swift-crypto's.
 @testable import AmbientPropagation
-@testable import AmbientCore
-@testable import AmbientProviders
 
 /// Ambient hands swift-crypto its message as a `DataProtocol` of its own (`HMACMessage`,
 /// cheaper for swift-crypto's generic code than a buffer pointer): the codes must be

@@ -3,6 +3,8 @@
 import Foundation
 import Testing
 
+// @testable: the borrowed read's self-check and the flag word it sets (Binding, RuntimeFlags)
+// are internal to AmbientCore, and these tests check them directly.
 @testable import AmbientCore
 
 /// The read borrows the bound context through a runtime entry point no API promises

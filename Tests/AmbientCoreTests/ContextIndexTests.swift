@@ -3,6 +3,8 @@
 import Foundation
 import Testing
 
+// @testable: the context's index and its storage are internal to AmbientCore; these tests
+// check its shape and sharing, which no public API shows.
 @testable import AmbientCore
 
 /// An ambient type that reports which value it is, so a test can read any of many types.

@@ -4,6 +4,8 @@ import Dispatch
 import Foundation
 import Testing
 
+// @testable: a few checks compare contexts' internal storage (what a scope shares, what it
+// copies), which no public API shows.
 @testable import AmbientCore
 
 #if canImport(Glibc)

@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Testing
 
+// @testable: the demo's legacy code is an executable's internal code, as a user's app is.
 @testable import AmbientExample
 
 /// The demo's legacy code, tested the way a user would test theirs: fakes injected, strict

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import AmbientCore
+import AmbientProviders
 import Testing
 
-@testable import AmbientCore
+// @testable: the carriers' byte classes are internal to AmbientPropagation; every entry is
+// checked against its definition here.
 @testable import AmbientPropagation
-@testable import AmbientProviders
 
 // Why: the carriers' byte classes are written out as a table; each class must be exactly its definition.
 

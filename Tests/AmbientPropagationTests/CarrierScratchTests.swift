@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import AmbientCore
+import AmbientProviders
 import Testing
 
-@testable import AmbientCore
+// @testable: the carriers' scratch buffer is internal to AmbientPropagation.
 @testable import AmbientPropagation
-@testable import AmbientProviders
 
 // Why: a decode copies each field's text into the scratch from wherever the string keeps its bytes; what lands there must be exactly its UTF-8, cut at the limit.
 

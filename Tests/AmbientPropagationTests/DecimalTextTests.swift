@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import AmbientCore
+import AmbientProviders
 import Foundation
 import Testing
 
-@testable import AmbientCore
+// @testable: the carriers' decimal parser is internal to AmbientPropagation; fuzzed and
+// checked against Swift's own here.
 @testable import AmbientPropagation
-@testable import AmbientProviders
 
 /// The short decimal reader behind a carried clock: it answers exactly what `Double(_:)`
 /// answers, or leaves the text to it.

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import AmbientCore
+import AmbientProviders
 import Foundation
 import Testing
 
-@testable import AmbientCore
+// @testable: the wall clock a signature's age is read from is internal to AmbientPropagation.
 @testable import AmbientPropagation
-@testable import AmbientProviders
 
 /// The clock a receiver of signed values reads by default: the system's wall clock, read
 /// coarsely where the system offers it, never more than a tick from `Date()`.

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import AmbientCore
 import AmbientProviders
 import Foundation
 import Testing
-
-@testable import AmbientCore
 
 /// A 2015-style store, ported by changing the line that makes its queue: every call site
 /// below is as legacy code wrote it, with no `bind`.

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import AmbientCore
+import AmbientProviders
 import Foundation
 import Testing
-
-@testable import AmbientCore
-@testable import AmbientProviders
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

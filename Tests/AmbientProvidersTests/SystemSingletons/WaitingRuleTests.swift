@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
+import AmbientCore
 import Foundation
 import Testing
 
-@testable import AmbientCore
+// @testable: the waiting rule's checks read a clock's internal state and its rounding to
+// Dispatch's nanoseconds, which no public API shows.
 @testable import AmbientProviders
 
 /// The one rule every wait keeps: when `advance`, `run` or `finished()` returns, the work due
