@@ -55,8 +55,8 @@ package enum OnceInitialiser {
 
     /// The return address into the one-time initialiser the calling thread runs, when one is
     /// among its innermost ``depth`` frames: an address inside the initialiser's code, for
-    /// naming it. `nil` when none is (or none can be seen). It lists frames (about a
-    /// microsecond): only reads that may keep a test's value ask.
+    /// naming it. `nil` when none is (or none can be seen). It lists frames (a few
+    /// microseconds): only reads that may keep a test's value ask.
     package static func running() -> UInt? {
         let signature = Self.signature
         guard let head = signature.first else { return nil }

@@ -12,8 +12,8 @@ import AmbientCore
 @usableFromInline
 enum StaticInitialiserReads {
     /// Whether the calling thread runs a one-time initialiser: if so, reports that it read
-    /// `read` (of `type`, injected here) and returns `true`. Lists the thread's frames (about
-    /// a microsecond): only a test program's reads of an injected value ask.
+    /// `read` (of `type`, injected here) and returns `true`. Lists the thread's frames (a few
+    /// microseconds): only a test program's reads of an injected value ask.
     ///
     /// `keepsLive` says what the caller does next: `true` for a value read (`Date()`,
     /// `Calendar.current`), whose caller returns the live value, as the static would get in a
