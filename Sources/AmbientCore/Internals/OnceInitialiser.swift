@@ -53,21 +53,21 @@ package enum OnceInitialiser {
         return Array(first[(index + 1)..<end])
     }
 
-    /// The return address into the one-time initialiser the calling thread runs, when one is
-    /// among its innermost ``depth`` frames: an address inside the initialiser's code, for
-    /// naming it. `nil` when none is (or none can be seen). It lists frames (a few
-    /// microseconds): only reads that may keep a test's value ask.
-    package static func running() -> UInt? {
+    /// Whether the calling thread runs a one-time initialiser within its innermost ``depth``
+    /// frames (`false` where none can be seen). It lists frames (a few microseconds): only
+    /// reads that may keep a test's value ask; the initialiser's name and line are the source
+    /// locator's to find, for a report.
+    package static func isRunning() -> Bool {
         let signature = Self.signature
-        guard let head = signature.first else { return nil }
+        guard let head = signature.first else { return false }
         let frames = returnAddresses(count: depth)
         var index = 1
         while index + signature.count <= frames.count {
             if frames[index] == head, frames[index..<(index + signature.count)].elementsEqual(signature) {
-                return frames[index - 1]
+                return true
             }
             index += 1
         }
-        return nil
+        return false
     }
 }

@@ -20,7 +20,7 @@ enum StaticInitialiserReads {
     /// run with no test; `false` for a call through a handle (`FileManager.default`'s), which
     /// still goes to the injected fake rather than touch the real disk or defaults.
     static func report(_ read: StaticString, of type: any Injectable.Type, keepsLive: Bool) -> Bool {
-        guard OnceInitialiser.running() != nil else { return false }
+        guard OnceInitialiser.isRunning() else { return false }
         let place = RunningTest.locator?.onceInitialiser()
         IssueReporter.current.report(
             message(read: "\(read)", type: "\(type)", initialiser: place?.function, keepsLive: keepsLive),
