@@ -72,13 +72,22 @@ package final class PendingWorkCheck: Sendable {
 
     /// The work pending now, a line each (as ``report()`` lists it), watching on.
     package var pending: [String] {
-        Self.lines(of: watched.get())
+        lines(of: watched.get()).all
     }
 
-    private static func lines(of watched: [Weak]) -> [String] {
+    /// Each watched source's pending work, a line each (each source once, however often it
+    /// was handed in), and how many of the lines are the test's own count's.
+    private func lines(of watched: [Weak]) -> (all: [String], outsideQueues: Int) {
+        let own = outsideQueues.withLock { $0 }
         var seen = Set<ObjectIdentifier>()
-        let sources = watched.compactMap(\.work).filter { seen.insert(ObjectIdentifier($0)).inserted }
-        return sources.flatMap { $0.pendingWork() }
+        var outside = 0
+        let all = watched.compactMap(\.work).filter { seen.insert(ObjectIdentifier($0)).inserted }.flatMap {
+            source -> [String] in
+            let lines = source.pendingWork()
+            if source === own { outside = lines.count }
+            return lines
+        }
+        return (all, outside)
     }
 
     /// The report of the work still pending, or `nil` when there is none: each piece by
@@ -88,9 +97,8 @@ package final class PendingWorkCheck: Sendable {
             defer { watched = [] }
             return watched
         }
-        let lines = Self.lines(of: watched)
+        let (lines, outside) = lines(of: watched)
         guard !lines.isEmpty else { return nil }
-        let outside = outsideQueues.withLock { $0 }.map { $0.pendingWork().count } ?? 0
         let untracked =
             outside == 0
             ? ""
