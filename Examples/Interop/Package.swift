@@ -55,6 +55,11 @@ let package = Package(
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
+        // Wrong runs of each pipeline from each isolation a test can have: the settle's gaps.
+        .executableTarget(
+            name: "SettleGaps",
+            dependencies: ["TimeScenarios"]
+        ),
         .executableTarget(
             name: "CompareTestClocks",
             dependencies: [

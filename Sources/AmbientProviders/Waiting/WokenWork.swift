@@ -76,11 +76,18 @@ import Foundation
 // queue, repeated until a round trip starts no new counted work (the settling task's own
 // jobs aside): what woken work sent to the main actor has then run.
 //
-// A caller isolated to an actor of its own holds that actor while it calls, and the tasks
-// it started there wait in the actor's queue, where no hook sees them: each settle then
-// ends with a marker through that actor at a low priority, repeated the same way. A task
-// that leaves the actor in place (handed the actor's thread for a nonisolated call) runs
-// on uncounted when the drain it came from was the caller's own: that one still escapes.
+// A caller isolated to another actor (a global actor, or one of the test's own) holds that
+// actor while it calls, and the tasks it started there wait in the actor's queue, where no
+// hook sees them. Two things follow them. (1) The caller leaves the actor to wait: a task
+// leaving a default actor with jobs still queued there gives the actor up and schedules a
+// drain for them on the global executor, through the hook, as the current task. The caller
+// is registered as leaving for this clock from just before it leaves until it is back, so
+// that drain is counted, and with it everything it runs: a task that leaves the actor in
+// place (handed the drain's thread for a nonisolated call) runs on inside it, counted.
+// This comes before the thread's mark: on an actor shared by tests, the caller may itself
+// run inside a drain another clock counted. (2) Each settle ends with a marker through the
+// actor at a low priority, repeated the same way; the marker registers itself the same way,
+// so the drain it schedules as it leaves is counted too.
 //
 // What escapes (documented in TestClock and the time article): work that waits on
 // something outside the global executor and resumes from there is no longer counted once
@@ -261,15 +268,13 @@ final class WokenWork: @unchecked Sendable {
     /// work, it goes round again. (The settling task's own jobs may be counted, as a task
     /// this object counted before: they are left out of that comparison.)
     ///
-    /// A caller isolated to an actor of its own (`actor`: not the main actor) holds that
+    /// A caller isolated to another actor (`actor`: not the main actor) holds that
     /// actor while it calls; the tasks it started there, and those their work resumed there,
     /// wait in the actor's queue, which no hook sees. So each settle then also sends a
     /// marker through that actor, at a low priority (behind every job its tasks queued there
     /// before it: an actor runs its jobs by priority, in order within one), and goes round
-    /// again the same way while that starts more counted work. A task that leaves the actor
-    /// in place (the runtime hands it the actor's thread) runs on unseen, uncounted, when
-    /// the caller's own stay on the actor was: such a test can still, rarely, see time move
-    /// first (documented in TestClock).
+    /// again the same way while that starts more counted work. (The drain that runs those
+    /// tasks once the caller leaves the actor is counted: ``leavingActor()``.)
     func settle(timeout: Duration, through actor: (any Actor)? = nil) async -> Bool {
         let settler = Self.currentTaskID
         state.withLock { $0.settlers[settler, default: 0] += 1 }
@@ -324,7 +329,10 @@ final class WokenWork: @unchecked Sendable {
         defer { Self.current = mark }
         InjectionContext().run {
             _ = Task(priority: .low) {
+                // Leaving the actor, the marker may schedule its drain: counted (below).
+                let leaving = self.leavingActor()
                 await Self.reach(actor)
+                leaving.end()
                 self.beginHeld()
                 self.releaseHeld()
             }
@@ -390,7 +398,10 @@ final class WokenWork: @unchecked Sendable {
     }
 
     /// Counts `job` and runs it on Dispatch's global queue, on this object's account.
-    func enqueue(_ job: UnownedJob) {
+    /// `startsWork`: whether it counts as work started, for a settle's round trips, and its
+    /// task is followed from now (`false` for a caller leaving its actor: the drain it
+    /// schedules only runs what was queued there, and the caller is not the clock's work).
+    func enqueue(_ job: UnownedJob, startsWork: Bool = true) {
         let onMain = Self.isOnMainQueue
         let task = _ambientJobTaskId(job)
         state.withLock { state in
@@ -398,10 +409,10 @@ final class WokenWork: @unchecked Sendable {
                 $0.running += 1
                 $0.queued += 1
             }
-            if task == 0 || state.settlers[task] == nil { state.started += 1 }
+            if startsWork, task == 0 || state.settlers[task] == nil { state.started += 1 }
             if onMain { state.usesMain = true }
         }
-        Self.follow(task, for: self)
+        if startsWork { Self.follow(task, for: self) }
         DispatchQueue.global().async {
             self.state.withLock { state in
                 state.update {
@@ -491,6 +502,55 @@ final class WokenWork: @unchecked Sendable {
         _ = ended  // released here, after the lock
     }
 
+    /// The tasks that are leaving an actor for this object now (by ID, with how many times
+    /// each): a settle called on an actor of the test's own, and the marker a settle sends
+    /// through it. A task that leaves a default actor while jobs are queued there hands
+    /// them to a drain it schedules right then, on the global executor, as the current
+    /// task: that drain is this object's work.
+    private static let leavers = Locked<[UInt64: (work: WokenWork, count: Int)]>([:])
+
+    /// One task's registration as leaving an actor for a `WokenWork`: ``end()`` it once
+    /// back on the actor (or past it).
+    struct LeavingActor {
+        fileprivate let task: UInt64
+
+        /// Ends the registration.
+        func end() {
+            guard task != 0 else { return }
+            let ended = WokenWork.leavers.withLock { leavers -> WokenWork? in
+                guard let entry = leavers[task] else { return nil }
+                if entry.count > 1 {
+                    leavers[task]?.count -= 1
+                    return nil
+                }
+                return leavers.removeValue(forKey: task)?.work
+            }
+            _ = ended  // released here, after the lock
+        }
+    }
+
+    /// Registers the current task as leaving its actor for this object, until the returned
+    /// registration's ``LeavingActor/end()``: the drain the runtime schedules for the jobs
+    /// still queued on the actor as the task leaves it (so for the tasks a test isolated to
+    /// that actor started there) is counted, with everything it runs, including a task that
+    /// leaves the actor in place and runs on in that drain's thread.
+    func leavingActor() -> LeavingActor {
+        let task = Self.currentTaskID
+        guard task != 0 else { return LeavingActor(task: 0) }
+        Self.leavers.withLock { $0[task, default: (self, 0)].count += 1 }
+        return LeavingActor(task: task)
+    }
+
+    /// The `WokenWork` whose caller is leaving an actor, when `job` is that caller's own, or
+    /// is not a task's (an actor's drain) and the current task is that caller. (Not a task
+    /// the caller makes: a settle's marker is made there, uncounted.)
+    private static func leaving(_ job: UnownedJob) -> WokenWork? {
+        let jobTask = _ambientJobTaskId(job)
+        let task = jobTask != 0 ? jobTask : currentTaskID
+        guard task != 0 else { return nil }
+        return leavers.withLock { $0.isEmpty ? nil : $0[task]?.work }
+    }
+
     /// Drops every task this object counted: its clock is gone.
     func forgetTasks() {
         let removed = Self.tasks.withLock { tasks -> [WokenWork] in
@@ -567,6 +627,13 @@ final class WokenWork: @unchecked Sendable {
             // Enqueued by code running where a TestClock is injected (a task the test
             // starts, what it resumes): that clock's work, whichever clock's job it runs in.
             work.enqueue(job)
+        } else if let work = leaving(job) {
+            // An actor's drain, scheduled as a clock's caller (or its marker) leaves the actor
+            // with jobs still queued there: the tasks the caller started on it run in that
+            // drain, and one that leaves the actor in place runs on inside it. Or the
+            // caller's own job. Before the thread's mark: the caller may run inside a drain
+            // another clock's work scheduled (an actor shared by tests).
+            work.enqueue(job, startsWork: false)
         } else if let work = WokenWork.current {
             work.takeUnretainedValue().enqueue(job)
         } else if let work = following(job) ?? awaitingMain() {

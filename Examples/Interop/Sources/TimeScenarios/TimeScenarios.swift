@@ -169,10 +169,11 @@ public func wrongRuns<C>(
     }
 }
 
-/// Runs `run` `count` times while `spinningThreads` threads spin on the other cores;
-/// returns the outputs that differ from `expected`.
+/// Runs `run` `count` times while `spinningThreads` threads spin on the other cores, on
+/// the caller's actor; returns the outputs that differ from `expected`.
 public func wrongOutputs<Output: Equatable>(
-    _ count: Int, expected: Output, spinningThreads: Int = 2, _ run: () async throws -> Output
+    _ count: Int, expected: Output, spinningThreads: Int = 2, isolation: isolated (any Actor)? = #isolation,
+    _ run: () async throws -> Output
 ) async rethrows -> [Output] {
     let spinning = Spinners(count: spinningThreads)
     defer { spinning.stop() }

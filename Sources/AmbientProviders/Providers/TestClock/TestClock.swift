@@ -49,12 +49,13 @@ import Foundation
 /// be another test's, which waits for the task instead, and this test's clock may move time
 /// while the task is still on its way (`swift test --no-parallel` rules that out).
 ///
-/// Called on an actor of the test's own, each settle also ends with a round trip through
-/// that actor, behind what the tasks the test started there have queued on it. One escape
-/// remains: such a task that leaves the actor for a nonisolated function may be handed the
-/// actor's thread in place, and runs on there unseen (on two busy cores, up to 11 runs in
-/// 10,000 of a throttle pipeline saw time move first). A nonisolated or `@MainActor` test
-/// has no such gap.
+/// Called on another actor (a test isolated to a global actor, or to an actor of its own),
+/// the call counts the actor's drain that runs the tasks the test started there, from the
+/// moment the test leaves the actor to wait until it is back: a task that leaves the actor
+/// for a nonisolated function in place, handed the actor's thread, runs on inside that
+/// counted drain. Each settle also ends with a round trip through the actor, behind what
+/// those tasks have queued on it. As on the main actor, such a test awaits only the clock
+/// between starting its tasks and moving time.
 ///
 /// Work that leaves the global executor is counted as *suspended*, so time may move while
 /// it runs: a `DispatchQueue`, `Thread` or `OperationQueue` callback, the main actor
@@ -399,8 +400,12 @@ public final class TestClock: Sendable, CustomStringConvertible {
             // What the work this call waited for reported elsewhere is the test's by now.
             IssueReporter.current.pendingWork?.deliverHeldReports()
         }
-        // Another actor: its queue is settled through (see `WokenWork.settle`).
+        // Another actor: its queue is settled through (see `WokenWork.settle`), and the
+        // drain that runs it once this task leaves the actor is counted, from the moment it
+        // leaves until it is back.
         guard let isolation, !onMain else { return try await body() }
+        let leaving = time.woken.leavingActor()
+        defer { leaving.end() }
         return try await Self.$callerActor.withValue(isolation) { try await body() }
     }
 
