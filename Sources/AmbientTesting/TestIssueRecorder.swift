@@ -40,8 +40,6 @@ final class TestIssueRecorder: Sendable {
         if recordNow { Issue.record(comment, severity: severity, sourceLocation: location) }
     }
 
-    /// Records the held reports against the test; called in the test's task once its body
-    /// has returned. Later reports are recorded where they are made.
     /// Records the issues held so far, when called from the test's own task (a wait that
     /// returns there): `withKnownIssue` around the wait then sees them. Elsewhere, keeps them.
     @Sendable func deliverHeld() {
@@ -55,6 +53,8 @@ final class TestIssueRecorder: Sendable {
         }
     }
 
+    /// Records the held reports against the test; called in the test's task once its body
+    /// has returned. Later reports are recorded where they are made.
     func recordHeld() {
         let issues = held.withLock { held in
             held.closed = true
