@@ -46,7 +46,7 @@ let package = Package(
         .trait(
             name: "SwiftCrypto",
             description:
-                "Signs carried values with HMAC-SHA256 (apple/swift-crypto): CarrierSigner.hmacSHA256 and CarrierTrust.signed."
+                "Signs carried values with HMAC-SHA256 (apple/swift-crypto): PropagationSigner.hmacSHA256 and PropagationTrust.signed."
         ),
         .trait(
             name: "Hummingbird",
@@ -99,7 +99,7 @@ let package = Package(
         // ServiceContext and swift-crypto bridges.
         .target(
             name: "AmbientPropagation",
-            // The shims for its byte-class table (Carriers/ByteClass.swift).
+            // The shims for its byte-class table (Values/ByteClass.swift).
             dependencies: ["_AmbientShims", "AmbientCore", "AmbientProviders"] + bridgeDependencies
         ),
         // `import Ambient`: the three above, re-exported, and the documentation.

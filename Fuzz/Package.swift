@@ -16,7 +16,7 @@ let package = Package(
     targets: [
         .target(name: "CFuzzerDriver"),
         .executableTarget(
-            name: "CarrierFuzzer",
+            name: "PropagationFuzzer",
             dependencies: ["CFuzzerDriver", .product(name: "Ambient", package: "Ambient")]
         ),
     ],

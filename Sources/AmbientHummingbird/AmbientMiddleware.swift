@@ -5,14 +5,14 @@ import Ambient
 import HTTPTypes
 import Hummingbird
 
-// Why: a Hummingbird app gets each request's values — captured, its own, signed carried ones, its logger — by one line.
+// Why: a Hummingbird app gets each request's values — captured, its own, signed propagated ones, its logger — by one line.
 
 /// The per-request middleware for Hummingbird 2: every handler and everything it calls reads
 /// the request's values.
 ///
 /// ```swift
 /// router.add(
-///     middleware: AmbientMiddleware(carrying: CarriedValues(Clock.self), trusting: .signed(by: keys)) { request, _ in
+///     middleware: AmbientMiddleware(propagating: PropagatedValues(Clock.self), trusting: .signed(by: keys)) { request, _ in
 ///         InjectionContext().injecting(TenantFlags.of(tenant: request.headers[.tenant]))
 ///     })
 /// ```
@@ -27,7 +27,7 @@ import Hummingbird
 ///    Hummingbird's request ID), without hiding a logger a test injected
 ///    (`Logger.bridging(to:)`);
 /// 3. the request's own values, from `values`;
-/// 4. on top, the `carried` values the request brought in `ambient-*` fields or W3C
+/// 4. on top, the `propagated` values the request brought in `ambient-*` fields or W3C
 ///    `baggage` that `trust` accepts — by default none: a client's forged header changes
 ///    nothing, and is reported to `onInvalid`.
 public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
@@ -40,11 +40,11 @@ public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
     /// - Parameters:
     ///   - captured: Values every request starts with; `.current` captures the ones current
     ///     where the middleware is made (capture at configure).
-    ///   - carried: The types a request may carry in `ambient-*` fields or W3C `baggage`.
-    ///   - trust: Whose carried values to accept: by default nobody's
-    ///     (`CarrierTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
-    ///   - limits: The most carried text read per request.
-    ///   - onInvalid: Reports each dropped carried value: by default ten warnings a minute
+    ///   - propagated: The types a request may bring in `ambient-*` fields or W3C `baggage`.
+    ///   - trust: Whose propagated values to accept: by default nobody's
+    ///     (`PropagationTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
+    ///   - limits: The most propagated text read per request.
+    ///   - onInvalid: Reports each dropped propagated value: by default ten warnings a minute
     ///     on the request's logger.
     ///   - bridgingRequestLogger: Bridge Ambient's logger to `context.logger`.
     ///   - values: The request's own values (a thrown error fails the request). It runs with
@@ -52,15 +52,15 @@ public struct AmbientMiddleware<Context: RequestContext>: RouterMiddleware {
     ///     add metadata to.
     public init(
         capturing captured: InjectionContext? = nil,
-        carrying carried: CarriedValues? = nil,
-        trusting trust: CarrierTrust = .nobody,
-        limits: CarrierLimits = .default,
+        propagating propagated: PropagatedValues? = nil,
+        trusting trust: PropagationTrust = .nobody,
+        limits: PropagationLimits = .default,
         onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning),
         bridgingRequestLogger: Bool = true,
         values: @escaping @Sendable (Request, Context) throws -> InjectionContext = { _, _ in InjectionContext() }
     ) {
         self.recipe = RequestContextRecipe(
-            capturing: captured, carrying: carried, trusting: trust, limits: limits, onInvalid: onInvalid,
+            capturing: captured, propagating: propagated, trusting: trust, limits: limits, onInvalid: onInvalid,
             bridgingRequestLogger: bridgingRequestLogger)
         self.values = values
     }

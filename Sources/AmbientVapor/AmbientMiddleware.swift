@@ -5,14 +5,14 @@ import Ambient
 import AmbientProviders
 import Vapor
 
-// Why: a Vapor app gets each request's values — captured, its own, signed carried ones, its logger — by one line, in async and EventLoopFuture routes alike.
+// Why: a Vapor app gets each request's values — captured, its own, signed propagated ones, its logger — by one line, in async and EventLoopFuture routes alike.
 
 /// The per-request middleware for Vapor 4: every handler and everything it calls reads the
 /// request's values, in async and EventLoopFuture routes alike.
 ///
 /// ```swift
 /// app.middleware.use(
-///     AmbientMiddleware(carrying: CarriedValues(Clock.self), trusting: .signed(by: keys)) { request in
+///     AmbientMiddleware(propagating: PropagatedValues(Clock.self), trusting: .signed(by: keys)) { request in
 ///         InjectionContext().injecting(TenantFlags.of(tenant: request.headers.first(name: "x-tenant")))
 ///     })
 /// ```
@@ -25,7 +25,7 @@ import Vapor
 /// 2. Ambient's logger bridged to the request's swift-log logger (`request.logger`, with
 ///    Vapor's request ID), without hiding a logger a test injected (`Logger.bridging(to:)`);
 /// 3. the request's own values, from `values`;
-/// 4. on top, the `carried` values the request brought in `ambient-*` fields or W3C
+/// 4. on top, the `propagated` values the request brought in `ambient-*` fields or W3C
 ///    `baggage` that `trust` accepts — by default none: a client's forged header changes
 ///    nothing, and is reported to `onInvalid`.
 ///
@@ -46,11 +46,11 @@ public struct AmbientMiddleware: Middleware {
     /// - Parameters:
     ///   - captured: Values every request starts with; `.current` captures the ones current
     ///     where the middleware is made (capture at configure).
-    ///   - carried: The types a request may carry in `ambient-*` fields or W3C `baggage`.
-    ///   - trust: Whose carried values to accept: by default nobody's
-    ///     (`CarrierTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
-    ///   - limits: The most carried text read per request.
-    ///   - onInvalid: Reports each dropped carried value: by default ten warnings a minute
+    ///   - propagated: The types a request may bring in `ambient-*` fields or W3C `baggage`.
+    ///   - trust: Whose propagated values to accept: by default nobody's
+    ///     (`PropagationTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
+    ///   - limits: The most propagated text read per request.
+    ///   - onInvalid: Reports each dropped propagated value: by default ten warnings a minute
     ///     on the request's logger.
     ///   - bridgingRequestLogger: Bridge Ambient's logger to `request.logger`.
     ///   - values: The request's own values (a thrown error fails the request). It runs with
@@ -58,15 +58,15 @@ public struct AmbientMiddleware: Middleware {
     ///     add metadata to.
     public init(
         capturing captured: InjectionContext? = nil,
-        carrying carried: CarriedValues? = nil,
-        trusting trust: CarrierTrust = .nobody,
-        limits: CarrierLimits = .default,
+        propagating propagated: PropagatedValues? = nil,
+        trusting trust: PropagationTrust = .nobody,
+        limits: PropagationLimits = .default,
         onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning),
         bridgingRequestLogger: Bool = true,
         values: @escaping @Sendable (Request) throws -> InjectionContext = { _ in InjectionContext() }
     ) {
         self.recipe = RequestContextRecipe(
-            capturing: captured, carrying: carried, trusting: trust, limits: limits, onInvalid: onInvalid,
+            capturing: captured, propagating: propagated, trusting: trust, limits: limits, onInvalid: onInvalid,
             bridgingRequestLogger: bridgingRequestLogger)
         self.values = values
     }

@@ -10,13 +10,13 @@ import Testing
 
 /// A test fixes the clock and a feature flag, hands a carrier (headers) to a real child
 /// process, and the child prints what `Clock.current` and `EchoFlags.current` are there.
-@Suite("Carried values across processes")
+@Suite("Propagated values across processes")
 struct CrossProcessTests {
     @Test func theChildSeesTheTestsClockAndFlags() throws {
         let date = Date(timeIntervalSinceReferenceDate: 0.1 + 0.2)
         let headers = withInjected(Clock.fixed(date), EchoFlags(["new-checkout", "dark-mode"])) {
             var headers: [String: String] = [:]
-            AmbientInstrument(carrying: EchoFlags.carried).inject(
+            AmbientInstrument(propagating: EchoFlags.carried).inject(
                 ServiceContext.current ?? .topLevel, into: &headers, using: DictionaryInjector())
             return headers
         }

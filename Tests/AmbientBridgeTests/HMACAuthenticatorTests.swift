@@ -21,7 +21,7 @@ struct HMACAuthenticatorTests {
     @Test func everyCodeIsSwiftCryptosOwn() throws {
         var random = SystemRandomNumberGenerator()
         let secret = (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) }
-        let authenticator = HMACAuthenticator(try CarrierSigningKey(id: "k", secret: secret))
+        let authenticator = HMACAuthenticator(try PropagationSigningKey(id: "k", secret: secret))
         for length in 0...300 {
             let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
             let expected = Array(HMAC<SHA256>.authenticationCode(for: message, using: SymmetricKey(data: secret)))

@@ -10,8 +10,8 @@ import Testing
 
 @Suite("RequestContextRecipe: a request's context, layer by layer")
 struct RequestContextRecipeTests {
-    static let key = try! CarrierSigningKey(id: "k", secret: Array("a recipe test key, 32 bytes long".utf8))
-    static let carried = CarriedValues(Plan.self, Ambient.Clock.self)
+    static let key = try! PropagationSigningKey(id: "k", secret: Array("a recipe test key, 32 bytes long".utf8))
+    static let carried = PropagatedValues(Plan.self, Ambient.Clock.self)
 
     static func signed(_ plan: String) -> [String: [String]] {
         withInjected(Plan(name: plan)) {
@@ -25,7 +25,7 @@ struct RequestContextRecipeTests {
         -> RequestContextRecipe
     {
         RequestContextRecipe(
-            capturing: captured, carrying: Self.carried, trusting: .signed(by: [Self.key]),
+            capturing: captured, propagating: Self.carried, trusting: .signed(by: [Self.key]),
             onInvalid: RejectionReporter(maximumReports: 1_000) { reported.add($0) })
     }
 
@@ -79,7 +79,7 @@ final class RejectionCounter: @unchecked Sendable {
     // @unchecked: `value` is only touched under `lock`.
     private let lock = NSLock()
     private var value = 0
-    func add(_: CarrierRejection) { lock.withLock { value += 1 } }
+    func add(_: PropagationRejection) { lock.withLock { value += 1 } }
     var count: Int { lock.withLock { value } }
 }
 #endif

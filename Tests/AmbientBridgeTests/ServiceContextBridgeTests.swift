@@ -27,7 +27,7 @@ struct RequestTag: AmbientValue, Equatable {
 struct ServiceContextBridgeTests {
     let noon = Date(timeIntervalSinceReferenceDate: 43_200)
     /// These tests are about the mechanics: both sides are this process.
-    let instrument = AmbientInstrument(carrying: EchoFlags.carried, trusting: .anySender)
+    let instrument = AmbientInstrument(propagating: EchoFlags.carried, trusting: .anySender)
 
     @Test func aServiceContextCarriesAnInjectionContext() {
         var serviceContext = ServiceContext.topLevel
@@ -40,12 +40,12 @@ struct ServiceContextBridgeTests {
         var serviceContext = ServiceContext.topLevel
         serviceContext.injectionContext = InjectionContext().injecting(RequestTag(id: 7))
         withInjected(RequestTag(id: 1), EchoFlags(["server"])) {
-            withInjected(carriedBy: serviceContext) {
+            withInjected(propagatedBy: serviceContext) {
                 #expect(RequestTag.current == RequestTag(id: 7))
                 #expect(EchoFlags.current == EchoFlags(["server"]))
             }
-            withInjected(carriedBy: nil) { #expect(RequestTag.current == RequestTag(id: 1)) }
-            withInjected(carriedBy: .topLevel) { #expect(RequestTag.current == RequestTag(id: 1)) }
+            withInjected(propagatedBy: nil) { #expect(RequestTag.current == RequestTag(id: 1)) }
+            withInjected(propagatedBy: .topLevel) { #expect(RequestTag.current == RequestTag(id: 1)) }
         }
     }
 
@@ -55,13 +55,13 @@ struct ServiceContextBridgeTests {
         let seen = await ServiceContext.withValue(serviceContext) {
             await Task.detached {
                 // Detached: inherits neither ServiceContext.current nor the values.
-                withInjected(carriedBy: ServiceContext.current) { RequestTag.current.id }
+                withInjected(propagatedBy: ServiceContext.current) { RequestTag.current.id }
             }.value
         }
         #expect(seen == -1)
         let handled = await ServiceContext.withValue(serviceContext) {
             await Task {
-                await withInjected(carriedBy: ServiceContext.current) {
+                await withInjected(propagatedBy: ServiceContext.current) {
                     await Task.yield()
                     return RequestTag.current.id
                 }
@@ -98,7 +98,7 @@ struct ServiceContextBridgeTests {
         instrument.extract(
             ["ambient-clock": "fixed:43200.0", "ambient-echo-flags": "new"], into: &serviceContext,
             using: DictionaryExtractor())
-        withInjected(carriedBy: serviceContext) {
+        withInjected(propagatedBy: serviceContext) {
             #expect(Clock.current.now == noon)
             #expect(EchoFlags.current == EchoFlags(["new"]))
             #expect(RequestTag.current == RequestTag(id: 3))
@@ -123,7 +123,7 @@ struct ServiceContextBridgeTests {
         var incoming = ServiceContext.topLevel
         both.extract(headers, into: &incoming, using: DictionaryExtractor())
         #expect(incoming[TraceIDKey.self] == "trace-1")
-        withInjected(carriedBy: incoming) { #expect(Clock.current.now == noon) }
+        withInjected(propagatedBy: incoming) { #expect(Clock.current.now == noon) }
     }
 
     @Test func aBadHeaderIsSkippedAndReportedOnTheLogger() {
@@ -141,7 +141,7 @@ struct ServiceContextBridgeTests {
         #expect(log.captured.first?.metadata["reason"]?.contains("as Clock") == true)
         #expect(log.captured.first?.metadata["arrived"] == "yesterday")
 
-        #expect(throws: CarrierRejection.self) {
+        #expect(throws: PropagationRejection.self) {
             try EchoFlags.carried.decode(
                 ["ambient-clock": "yesterday"], using: DictionaryExtractor(), trusting: .anySender)
         }
@@ -151,7 +151,7 @@ struct ServiceContextBridgeTests {
         let log = Logger.capturing()
         var serviceContext = ServiceContext.topLevel
         withInjected(log) {
-            AmbientInstrument(carrying: EchoFlags.carried).extract(
+            AmbientInstrument(propagating: EchoFlags.carried).extract(
                 ["ambient-clock": "fixed:0.0", "ambient-echo-flags": "admin"], into: &serviceContext,
                 using: DictionaryExtractor())
         }
@@ -178,7 +178,7 @@ struct ServiceContextBridgeTests {
                     return await Task.detached {
                         var serviceContext = ServiceContext.topLevel
                         instrument.extract(headers, into: &serviceContext, using: DictionaryExtractor())
-                        return await withInjected(carriedBy: serviceContext) {
+                        return await withInjected(propagatedBy: serviceContext) {
                             await Task.yield()
                             return Clock.current.now == Date(timeIntervalSinceReferenceDate: Double(id)) ? 0 : 1
                         }

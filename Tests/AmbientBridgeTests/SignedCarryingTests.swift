@@ -6,49 +6,50 @@ import Foundation
 import Testing
 
 /// A value a client must never set unsigned: the tests' stand-in for feature flags.
-struct Plan: CarriableValue, Equatable {
+struct Plan: PropagatableValue, Equatable {
     var name: String
     static var defaultValue: Plan { Plan(name: "free") }
-    static var carrierKey: String { "plan" }
-    var carrierEncoding: String? { name }
+    static var propagationKey: String { "plan" }
+    var propagationEncoding: String? { name }
     init(name: String) { self.name = name }
-    init(carrierEncoding: String) throws { name = carrierEncoding }
+    init(propagationEncoding: String) throws { name = propagationEncoding }
 }
 
 /// A type only a newer sender carries.
-struct Region: CarriableValue, Equatable {
+struct Region: PropagatableValue, Equatable {
     var code: String
     static var defaultValue: Region { Region(code: "") }
-    static var carrierKey: String { "region" }
-    var carrierEncoding: String? { code }
+    static var propagationKey: String { "region" }
+    var propagationEncoding: String? { code }
     init(code: String) { self.code = code }
-    init(carrierEncoding: String) throws { code = carrierEncoding }
+    init(propagationEncoding: String) throws { code = propagationEncoding }
 }
 
 /// Signed carrying (the SwiftCrypto trait): what a receiver trusting `.signed(by:)` applies,
 /// and everything it drops — unsigned, forged, altered, expired, wrongly keyed.
-@Suite("Carried values: signed with HMAC-SHA256")
+@Suite("Propagated values: signed with HMAC-SHA256")
 struct SignedCarryingTests {
-    let carried = CarriedValues(Clock.self, Plan.self)
-    let key = try! CarrierSigningKey(id: "test", secret: Array(repeating: 7, count: 32))
-    let otherSecret = try! CarrierSigningKey(id: "test", secret: Array(repeating: 8, count: 32))
-    let nextKey = try! CarrierSigningKey(id: "next", secret: Array(repeating: 9, count: 32))
+    let carried = PropagatedValues(Clock.self, Plan.self)
+    let key = try! PropagationSigningKey(id: "test", secret: Array(repeating: 7, count: 32))
+    let otherSecret = try! PropagationSigningKey(id: "test", secret: Array(repeating: 8, count: 32))
+    let nextKey = try! PropagationSigningKey(id: "next", secret: Array(repeating: 9, count: 32))
     let noon = Date(timeIntervalSinceReferenceDate: 43_200)
 
-    var trust: CarrierTrust { .signed(by: [key]) }
+    var trust: PropagationTrust { .signed(by: [key]) }
 
     func signed(
-        with key: CarrierSigningKey? = nil, as format: CarrierFormat = .fields, lifetime: Duration = .seconds(60),
+        with key: PropagationSigningKey? = nil, as format: PropagationFormat = .fields,
+        lifetime: Duration = .seconds(60),
         now: @escaping @Sendable () -> Date = { Date() }
     ) -> [String: String] {
-        let signer = CarrierSigner.hmacSHA256(key ?? self.key, lifetime: lifetime, now: now)
+        let signer = PropagationSigner.hmacSHA256(key ?? self.key, lifetime: lifetime, now: now)
         return withInjected(Clock.fixed(noon), Plan(name: "enterprise")) {
             carried.encode(.current, as: format, signingWith: signer)
         }
     }
 
     func expectApplied(
-        _ fields: [String: String], as format: CarrierFormat = .fields, trust: CarrierTrust? = nil
+        _ fields: [String: String], as format: PropagationFormat = .fields, trust: PropagationTrust? = nil
     )
         throws
     {
@@ -58,8 +59,8 @@ struct SignedCarryingTests {
     }
 
     func expectDropped(
-        _ fields: [String: String], as format: CarrierFormat = .fields, trust: CarrierTrust? = nil,
-        because reason: CarrierRejection.Reason, sourceLocation: SourceLocation = #_sourceLocation
+        _ fields: [String: String], as format: PropagationFormat = .fields, trust: PropagationTrust? = nil,
+        because reason: PropagationRejection.Reason, sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let (context, rejections) = carried.decodeSkippingInvalid(fields, as: format, trusting: trust ?? self.trust)
         #expect(context.isEmpty, "nothing applied", sourceLocation: sourceLocation)
@@ -100,8 +101,8 @@ struct SignedCarryingTests {
     }
 
     @Test func aFieldAddedBesideTheSignedOnesIsDroppedAlone() throws {
-        let carried = CarriedValues(Clock.self, Plan.self, Note.self)
-        let signer = CarrierSigner.hmacSHA256(key)
+        let carried = PropagatedValues(Clock.self, Plan.self, Note.self)
+        let signer = PropagationSigner.hmacSHA256(key)
         var fields = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
         fields["ambient-plan"] = "enterprise"
         let (context, rejections) = carried.decodeSkippingInvalid(fields, trusting: trust)
@@ -121,7 +122,7 @@ struct SignedCarryingTests {
 
     @Test func keysRotate() throws {
         // During rotation the receiver accepts both; senders move to the new key.
-        let both = CarrierTrust.signed(by: [nextKey, key])
+        let both = PropagationTrust.signed(by: [nextKey, key])
         try expectApplied(signed(with: key), trust: both)
         try expectApplied(signed(with: nextKey), trust: both)
         // Afterwards the old key is retired.
@@ -244,13 +245,13 @@ struct SignedCarryingTests {
         #expect(reported == problem)
     }
 
-    @Test(arguments: [CarrierFormat.fields, .baggage])
-    func aNewerSendersFieldIsCoveredThoughTheReceiverDoesNotKnowIt(format: CarrierFormat) throws {
+    @Test(arguments: [PropagationFormat.fields, .baggage])
+    func aNewerSendersFieldIsCoveredThoughTheReceiverDoesNotKnowIt(format: PropagationFormat) throws {
         // The sender carries a third type the receiver has not listed (yet): its field is in
         // the code, so the receiver must find it to check the other two, and altering or
         // dropping it on the way breaks the signature for all.
-        let newer = CarriedValues(Clock.self, Plan.self, Region.self)
-        let signer = CarrierSigner.hmacSHA256(key)
+        let newer = PropagatedValues(Clock.self, Plan.self, Region.self)
+        let signer = PropagationSigner.hmacSHA256(key)
         let fields = withInjected(Clock.fixed(noon), Plan(name: "enterprise"), Region(code: "nz/akl")) {
             newer.encode(.current, as: format, signingWith: signer)
         }
@@ -281,25 +282,27 @@ struct SignedCarryingTests {
     }
 
     @Test func keysAreCheckedAndNeverPrinted() throws {
-        #expect(throws: CarrierSigningKey.Invalid.secretTooShort(bytes: 16, minimum: 32)) {
-            try CarrierSigningKey(id: "short", secret: Array(repeating: 1, count: 16))
+        #expect(throws: PropagationSigningKey.Invalid.secretTooShort(bytes: 16, minimum: 32)) {
+            try PropagationSigningKey(id: "short", secret: Array(repeating: 1, count: 16))
         }
-        #expect(throws: CarrierSigningKey.Invalid.invalidID("a:b")) {
-            try CarrierSigningKey(id: "a:b", secret: Array(repeating: 1, count: 32))
+        #expect(throws: PropagationSigningKey.Invalid.invalidID("a:b")) {
+            try PropagationSigningKey(id: "a:b", secret: Array(repeating: 1, count: 32))
         }
-        #expect(throws: CarrierSigningKey.Invalid.invalidID("")) {
-            try CarrierSigningKey(id: "", secret: Array(repeating: 1, count: 32))
+        #expect(throws: PropagationSigningKey.Invalid.invalidID("")) {
+            try PropagationSigningKey(id: "", secret: Array(repeating: 1, count: 32))
         }
-        #expect(throws: CarrierSigningKey.Invalid.notBase64) { try CarrierSigningKey(id: "k", base64: "not base64!") }
-        let fromBase64 = try CarrierSigningKey(
+        #expect(throws: PropagationSigningKey.Invalid.notBase64) {
+            try PropagationSigningKey(id: "k", base64: "not base64!")
+        }
+        let fromBase64 = try PropagationSigningKey(
             id: "k", base64: " \(Data(repeating: 7, count: 32).base64EncodedString())\n")
-        #expect("\(fromBase64)" == "CarrierSigningKey(id: k, 32 bytes)")
+        #expect("\(fromBase64)" == "PropagationSigningKey(id: k, 32 bytes)")
         let rejections = carried.decodeSkippingInvalid(signed(with: otherSecret), trusting: trust).rejections
         #expect(!rejections.map(\.description).joined().contains("0707"))
     }
 
     @Test func twoHundredConcurrentRequestsEachVerifyTheirOwn() async {
-        let signer = CarrierSigner.hmacSHA256(key)
+        let signer = PropagationSigner.hmacSHA256(key)
         let mismatches = await withTaskGroup(of: Int.self) { group in
             for id in 0..<200 {
                 group.addTask { [carried, trust] in
@@ -320,12 +323,12 @@ struct SignedCarryingTests {
 }
 
 /// A second carriable type, for a sender that carries more than the receiver knows.
-struct Note: CarriableValue, Equatable {
+struct Note: PropagatableValue, Equatable {
     var text: String
     static var defaultValue: Note { Note(text: "") }
-    static var carrierKey: String { "note" }
-    var carrierEncoding: String? { text }
+    static var propagationKey: String { "note" }
+    var propagationEncoding: String? { text }
     init(text: String) { self.text = text }
-    init(carrierEncoding: String) throws { text = carrierEncoding }
+    init(propagationEncoding: String) throws { text = propagationEncoding }
 }
 #endif

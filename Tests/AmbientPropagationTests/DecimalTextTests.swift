@@ -9,7 +9,7 @@ import Testing
 // checked against Swift's own here.
 @testable import AmbientPropagation
 
-/// The short decimal reader behind a carried clock: it answers exactly what `Double(_:)`
+/// The short decimal reader behind a propagated clock: it answers exactly what `Double(_:)`
 /// answers, or leaves the text to it.
 @Suite("DecimalText: short decimals read as Double(_:) reads them")
 struct DecimalTextTests {

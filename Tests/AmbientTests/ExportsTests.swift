@@ -15,7 +15,7 @@ private struct Theme: AmbientValue, Equatable {
 @Suite("import Ambient re-exports the layers")
 struct ExportsTests {
     /// The core (withInjected, AmbientValue), the providers (Clock, Defaults, Logger) and
-    /// carrying (CarriedValues) are all reachable through the one import.
+    /// carrying (PropagatedValues) are all reachable through the one import.
     @Test func everyLayerIsReachableThroughTheOneImport() throws {
         let noon = Date(timeIntervalSinceReferenceDate: 43_200)
         withInjected(Theme(name: "dark"), Clock.fixed(noon), Defaults.inMemory(["k": "v"])) {
@@ -24,7 +24,7 @@ struct ExportsTests {
             #expect(Defaults.current.string(forKey: "k") == "v")
             #expect(InjectionContext.current[Theme.self] == Theme(name: "dark"))
         }
-        let carried = try? Clock(carrierEncoding: #require(Clock.fixed(noon).carrierEncoding))
+        let carried = try? Clock(propagationEncoding: #require(Clock.fixed(noon).propagationEncoding))
         #expect(carried?.now == noon)
     }
 }

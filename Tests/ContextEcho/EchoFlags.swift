@@ -3,7 +3,7 @@
 import Ambient
 
 /// The feature flags the cross-process test sends to `ContextEcho`.
-public struct EchoFlags: CarriableValue, Equatable, CustomStringConvertible {
+public struct EchoFlags: PropagatableValue, Equatable, CustomStringConvertible {
     /// Enabled flag names, sorted.
     public var enabled: [String]
 
@@ -16,14 +16,14 @@ public struct EchoFlags: CarriableValue, Equatable, CustomStringConvertible {
     public static var defaultValue: EchoFlags { EchoFlags([]) }
 
     /// `"echo-flags"`.
-    public static var carrierKey: String { "echo-flags" }
+    public static var propagationKey: String { "echo-flags" }
 
     /// The names joined with `,`.
-    public var carrierEncoding: String? { enabled.joined(separator: ",") }
+    public var propagationEncoding: String? { enabled.joined(separator: ",") }
 
     /// Names separated by `,`: lowercase letters and `-`.
-    public init(carrierEncoding: String) throws {
-        let names = carrierEncoding.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+    public init(propagationEncoding: String) throws {
+        let names = propagationEncoding.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
         for name in names where !name.allSatisfy({ $0.isLowercase || $0 == "-" }) {
             throw FlagNameError(name: name)
         }
@@ -34,7 +34,7 @@ public struct EchoFlags: CarriableValue, Equatable, CustomStringConvertible {
     public var description: String { "flags[\(enabled.joined(separator: ","))]" }
 
     /// The types the test and the child agree to carry.
-    public static let carried = CarriedValues(Clock.self, EchoFlags.self)
+    public static let carried = PropagatedValues(Clock.self, EchoFlags.self)
 }
 
 struct FlagNameError: Error, CustomStringConvertible {

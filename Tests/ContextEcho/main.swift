@@ -3,10 +3,10 @@
 // The cross-process test's child (Tests/AmbientBridgeTests/CrossProcessTests.swift):
 // reads a carrier, one `name: value` field per line, on standard input; extracts it with
 // an AmbientInstrument into a ServiceContext, as a server would; and prints what
-// `Clock.current` and `EchoFlags.current` are inside `withInjected(carriedBy:)`.
+// `Clock.current` and `EchoFlags.current` are inside `withInjected(propagatedBy:)`.
 //
 //   ContextEcho           skip fields that do not decode (each printed as `skipped: …`)
-//   ContextEcho --strict  decode with CarriedValues.decode: exit 3 on the first bad field
+//   ContextEcho --strict  decode with PropagatedValues.decode: exit 3 on the first bad field
 //
 // It trusts any sender (`.anySender`): its standard input is a pipe from the process that
 // started it, which no stranger can write to.
@@ -39,14 +39,14 @@ if CommandLine.arguments.contains("--strict") {
     }
 } else {
     let instrument = AmbientInstrument(
-        carrying: EchoFlags.carried, trusting: .anySender, onInvalid: RejectionReporter { print("skipped: \($0)") })
+        propagating: EchoFlags.carried, trusting: .anySender, onInvalid: RejectionReporter { print("skipped: \($0)") })
     instrument.extract(fields, into: &serviceContext, using: FieldExtractor())
 }
 
 // The handler: in a task of its own, as a server's would be.
 await ServiceContext.withValue(serviceContext) {
     await Task {
-        await withInjected(carriedBy: ServiceContext.current) {
+        await withInjected(propagatedBy: ServiceContext.current) {
             await Task.yield()
             print("clock: \(Clock.current.now.timeIntervalSinceReferenceDate)")
             print("flags: \(EchoFlags.current)")

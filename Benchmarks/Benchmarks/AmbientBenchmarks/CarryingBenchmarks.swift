@@ -44,7 +44,7 @@ func registerCarryingBenchmarks(configuration: Benchmark.Configuration) {
     kilo("carrying: reject two altered fields") {
         blackHole(carried.decodeSkippingInvalid(forged, trusting: trust))
     }
-    let signer = CarrierSigner.hmacSHA256(carryingKey)
+    let signer = PropagationSigner.hmacSHA256(carryingKey)
     kilo("carrying: sign two fields") {
         blackHole(carried.encode(outgoing, signingWith: signer))
     }

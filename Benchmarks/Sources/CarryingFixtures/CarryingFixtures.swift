@@ -10,28 +10,28 @@ import Crypto
 import Foundation
 
 /// A carried stand-in for feature flags.
-public struct CarriedFlags: CarriableValue {
+public struct PropagatedFlags: PropagatableValue {
     /// The flags' text.
     public var text: String
     /// No flags.
-    public static var defaultValue: CarriedFlags { CarriedFlags(text: "") }
+    public static var defaultValue: PropagatedFlags { PropagatedFlags(text: "") }
     /// `flags`: the field `ambient-flags`.
-    public static var carrierKey: String { "flags" }
+    public static var propagationKey: String { "flags" }
     /// The text.
-    public var carrierEncoding: String? { text }
+    public var propagationEncoding: String? { text }
     /// Flags with this text.
     public init(text: String) { self.text = text }
     /// Flags with the text as it arrived.
-    public init(carrierEncoding: String) throws { text = carrierEncoding }
+    public init(propagationEncoding: String) throws { text = propagationEncoding }
 }
 
 /// The key both sides hold.
-public let carryingKey = try! CarrierSigningKey(id: "bench", secret: Array(repeating: 0x42, count: 32))
+public let carryingKey = try! PropagationSigningKey(id: "bench", secret: Array(repeating: 0x42, count: 32))
 /// What travels: the clock and the flags.
-public let carryingTypes = CarriedValues(Clock.self, CarriedFlags.self)
+public let carryingTypes = PropagatedValues(Clock.self, PropagatedFlags.self)
 /// The receiver's trust: signed with the key; a long maximum lifetime, so a long run's
 /// signatures stay valid.
-public let carryingTrust = CarrierTrust.signed(by: [carryingKey], maximumLifetime: .seconds(86_400))
+public let carryingTrust = PropagationTrust.signed(by: [carryingKey], maximumLifetime: .seconds(86_400))
 /// A small request's own headers.
 public let ordinaryHeaders: [String: String] = [
     "host": "api.example.com", "user-agent": "bench/1.0", "accept": "application/json",
@@ -40,10 +40,10 @@ public let ordinaryHeaders: [String: String] = [
 ]
 /// The sender's values: a fixed clock and flags.
 public let carryingOutgoing = InjectionContext().injecting(
-    Clock.fixed(Date(timeIntervalSinceReferenceDate: 43_200)), CarriedFlags(text: "beta"))
+    Clock.fixed(Date(timeIntervalSinceReferenceDate: 43_200)), PropagatedFlags(text: "beta"))
 
 /// The ordinary headers plus the sender's values, signed, in `format`.
-public func signedHeaders(as format: CarrierFormat) -> [String: String] {
+public func signedHeaders(as format: PropagationFormat) -> [String: String] {
     ordinaryHeaders.merging(
         carryingTypes.encode(
             carryingOutgoing, as: format, signingWith: .hmacSHA256(carryingKey, lifetime: .seconds(3_600)))

@@ -26,7 +26,7 @@ let carryingCases: [String: @Sendable (Int) -> Void] = [
         for _ in 0..<count { consume(carried.decodeSkippingInvalid(signed, as: .baggage, trusting: trust)) }
     },
     "carrying: sign two fields": { count in
-        let (carried, outgoing, signer) = (carryingTypes, carryingOutgoing, CarrierSigner.hmacSHA256(carryingKey))
+        let (carried, outgoing, signer) = (carryingTypes, carryingOutgoing, PropagationSigner.hmacSHA256(carryingKey))
         for _ in 0..<count { consume(carried.encode(outgoing, signingWith: signer)) }
     },
 ]

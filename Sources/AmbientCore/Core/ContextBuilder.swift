@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Why: a receiver decoding carried fields makes values one at a time, some failing: one
+// Why: a receiver decoding propagated fields makes values one at a time, some failing: one
 // storage for all of them, where injecting them one by one would make a storage per value.
 
 /// Stores values, each of a different type, into one new storage: at most `capacity` of

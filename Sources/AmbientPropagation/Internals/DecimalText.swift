@@ -2,7 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
-// Why: a carried clock is a decimal number on every signed request; the common short ones are read without a string.
+// Why: a propagated clock is a decimal number on every signed request; the common short ones are read without a string.
 
 /// Reads a decimal number as Swift prints a `Double`, exactly as `Double(_:)` reads it.
 enum DecimalText {

@@ -205,7 +205,7 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
 
 // Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:359
 @MainActor func block359() async throws {
-    let carried = CarriedValues(Clock.self, Note.self)
+    let carried = PropagatedValues(Clock.self, Note.self)
 
     // The test, about to start a child process:
     let fields = withInjected(Clock.fixed(noon), Note(text: "from the test")) {

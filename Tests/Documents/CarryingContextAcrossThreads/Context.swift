@@ -43,13 +43,13 @@ final class AnalyticsClient: MainActorAmbientValue {
 }
 
 /// A value that travels as its text.
-struct Note: CarriableValue {
+struct Note: PropagatableValue {
     var text: String
     static var defaultValue: Note { Note(text: "receiver's own") }
-    static var carrierKey: String { "note" }
-    var carrierEncoding: String? { text }
+    static var propagationKey: String { "note" }
+    var propagationEncoding: String? { text }
     init(text: String) { self.text = text }
-    init(carrierEncoding: String) { text = carrierEncoding }
+    init(propagationEncoding: String) { text = propagationEncoding }
 }
 
 /// String preferences, made ambient.

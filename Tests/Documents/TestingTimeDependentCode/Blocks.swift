@@ -98,7 +98,7 @@ func syncEveryMinute(times: Int, parse: () -> Void) async throws {
     try await syncing.value
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:261
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:268
 final class Ticks: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Duration] = []
@@ -122,7 +122,7 @@ final class Ticks: @unchecked Sendable {
     ticking.cancel()
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:331
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:337
 func poll(every interval: Duration, until isDone: () -> Bool) async throws -> Int {
     var polls = 1
     while !isDone() {
@@ -132,7 +132,7 @@ func poll(every interval: Duration, until isDone: () -> Bool) async throws -> In
     return polls
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:342
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:348
 @Test
 func pollingStopsOnceTheDeadlineHasPassed() async throws {
     let start = Date(timeIntervalSince1970: 0)
@@ -149,7 +149,7 @@ func pollingStopsOnceTheDeadlineHasPassed() async throws {
     #expect(testClock.now == start.addingTimeInterval(120))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:384
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:390
 final class InboxSync: Sendable {
     // was: DispatchQueue(label: "sync")
     private let queue = CarryingQueue(label: "sync")
@@ -179,7 +179,7 @@ final class InboxSync: Sendable {
     #expect(defaults.string(forKey: "lastSync") == "success")
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:443
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:449
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -188,7 +188,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:477
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:483
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -201,19 +201,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:497
-@MainActor func block497() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:503
+@MainActor func block503() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:507
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:513
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:517
-@MainActor func block517() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:523
+@MainActor func block523() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {

@@ -36,25 +36,25 @@ import Foundation
 import Instrumentation  // swift-distributed-tracing
 
 // A value that may travel between processes opts in to a string encoding.
-struct CheckoutFlags: CarriableValue {
+struct CheckoutFlags: PropagatableValue {
     var newCheckout: Bool
     static var defaultValue: CheckoutFlags { CheckoutFlags(newCheckout: false) }
 
-    static var carrierKey: String { "checkout-flags" }
-    var carrierEncoding: String? { newCheckout ? "new" : "old" }
+    static var propagationKey: String { "checkout-flags" }
+    var propagationEncoding: String? { newCheckout ? "new" : "old" }
     init(newCheckout: Bool) { self.newCheckout = newCheckout }
-    init(carrierEncoding: String) throws {
-        guard ["new", "old"].contains(carrierEncoding) else { throw CheckoutFlagsError() }
-        newCheckout = carrierEncoding == "new"
+    init(propagationEncoding: String) throws {
+        guard ["new", "old"].contains(propagationEncoding) else { throw CheckoutFlagsError() }
+        newCheckout = propagationEncoding == "new"
     }
 }
 
 // Both sides agree on what travels (or `InstrumentationSystem.bootstrap(instrument)`) and
 // hold the key that signs it: the receiver applies only what a key it trusts signed (trait
 // SwiftCrypto). A test key made here; a deployment reads its keys from its secret store.
-let testKey = try! CarrierSigningKey(id: "test", secret: (0..<32).map { _ in UInt8.random(in: 0...255) })
+let testKey = try! PropagationSigningKey(id: "test", secret: (0..<32).map { _ in UInt8.random(in: 0...255) })
 let instrument = AmbientInstrument(
-    carrying: CarriedValues(Clock.self, CheckoutFlags.self),
+    propagating: PropagatedValues(Clock.self, CheckoutFlags.self),
     signingWith: .hmacSHA256(testKey), trusting: .signed(by: [testKey]))
 
 // The client (a test): the values current here go into the request's headers.
@@ -70,7 +70,7 @@ func requestHeaders() -> [String: String] {
 func serve(headers: [String: String]) -> String {
     var context = ServiceContext.topLevel
     instrument.extract(headers, into: &context, using: HeadersExtractor())
-    return withInjected(carriedBy: context) {
+    return withInjected(propagatedBy: context) {
         "\(Clock.current.now) new checkout: \(CheckoutFlags.current.newCheckout)"
     }
 }

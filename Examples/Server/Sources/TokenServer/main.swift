@@ -13,7 +13,7 @@ import Foundation
 import Hummingbird
 import TokenService
 
-let keys = try carrierKeys(from: ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"])
+let keys = try propagationKeys(from: ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"])
 let port = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 8080
 let app = buildApplication(port: port, trust: keys.isEmpty ? .nobody : .signed(by: keys))
 try await app.runService()

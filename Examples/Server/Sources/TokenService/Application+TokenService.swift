@@ -18,17 +18,18 @@ import Hummingbird
 ///   - port: Where to listen (0 for any free port).
 ///   - capturingContext: Capture the values current here for every request, for a server
 ///     whose tasks do not inherit this scope.
-///   - trust: Whose carried clock and flags to accept: nobody's by default.
-///   - onInvalid: Where a dropped carried value is reported.
+///   - trust: Whose propagated clock and flags to accept: nobody's by default.
+///   - onInvalid: Where a dropped propagated value is reported.
 public func buildApplication(
-    port: Int = 8080, capturingContext: Bool = false, trust: CarrierTrust = .nobody,
+    port: Int = 8080, capturingContext: Bool = false, trust: PropagationTrust = .nobody,
     onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning)
 ) -> some ApplicationProtocol {
     let router = Router()
     // doc-block: hummingbird-middleware
     router.add(
         middleware: AmbientMiddleware(
-            capturing: capturingContext ? .current : nil, carrying: .tokenService, trusting: trust, onInvalid: onInvalid
+            capturing: capturingContext ? .current : nil, propagating: .tokenService, trusting: trust,
+            onInvalid: onInvalid
         ) { request, context in
             let tag = RequestTag(id: request.headers[.requestID] ?? context.id)
             return InjectionContext().injecting(

@@ -5,7 +5,7 @@ import Ambient
 /// A tenant's feature flags. Looked up per request from the `x-tenant` header, and
 /// carriable, so a test can fix them for a server it calls (the `ambient-tenant-flags`
 /// header).
-public struct TenantFlags: CarriableValue, Equatable, CustomStringConvertible {
+public struct TenantFlags: PropagatableValue, Equatable, CustomStringConvertible {
     /// Tokens live a day instead of an hour.
     public var longLivedTokens: Bool
 
@@ -23,22 +23,22 @@ public struct TenantFlags: CarriableValue, Equatable, CustomStringConvertible {
     }
 
     /// `"tenant-flags"`.
-    public static var carrierKey: String { "tenant-flags" }
+    public static var propagationKey: String { "tenant-flags" }
 
     /// `long-lived` or `short-lived`.
-    public var carrierEncoding: String? { longLivedTokens ? "long-lived" : "short-lived" }
+    public var propagationEncoding: String? { longLivedTokens ? "long-lived" : "short-lived" }
 
     /// Decodes `long-lived` or `short-lived`.
-    public init(carrierEncoding: String) throws {
-        switch carrierEncoding {
+    public init(propagationEncoding: String) throws {
+        switch propagationEncoding {
         case "long-lived": longLivedTokens = true
         case "short-lived": longLivedTokens = false
-        default: throw UnknownFlags(text: carrierEncoding)
+        default: throw UnknownFlags(text: propagationEncoding)
         }
     }
 
     /// `long-lived` or `short-lived`.
-    public var description: String { carrierEncoding ?? "" }
+    public var description: String { propagationEncoding ?? "" }
 
     struct UnknownFlags: Error, CustomStringConvertible {
         let text: String

@@ -33,7 +33,7 @@ struct BaggageHopTests {
     /// Service A's outgoing baggage: its signed values after another service's entry.
     func baggageFromA(clock: Date) throws -> String {
         let signed = withInjected(Clock.fixed(clock), TenantFlags(longLivedTokens: true)) {
-            CarriedValues.tokenService.encode(.current, as: .baggage, signingWith: .hmacSHA256(testKey))
+            PropagatedValues.tokenService.encode(.current, as: .baggage, signingWith: .hmacSHA256(testKey))
         }
         return "userId=alice," + (try #require(signed["baggage"]))
     }

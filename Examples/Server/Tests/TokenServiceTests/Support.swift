@@ -13,19 +13,19 @@ let noon = Date(timeIntervalSinceReferenceDate: 43_200)
 
 /// The tests' signing key: the test client signs with it and the server accepts it, as a
 /// deployment's test environment would configure both (`AMBIENT_CARRIER_KEYS`).
-let testKey = try! CarrierSigningKey(id: "test", secret: Array("a test key, 32 bytes or longer!!".utf8))
+let testKey = try! PropagationSigningKey(id: "test", secret: Array("a test key, 32 bytes or longer!!".utf8))
 
 /// Every report the server's instrument makes, for the tests that check what was dropped
 /// (a limit far above what these tests send, so none is held back).
 let reported = RejectionLog()
 
-/// Both sides of these tests carry `CarriedValues.tokenService` in headers, as the
+/// Both sides of these tests carry `PropagatedValues.tokenService` in headers, as the
 /// `TokenServer` executable does: the client signs with ``testKey``, the server applies only
 /// what it signed. `InstrumentationSystem.bootstrap` may run once per process: every test
 /// reads this first.
 let instrumented: Void = InstrumentationSystem.bootstrap(
     AmbientInstrument(
-        carrying: .tokenService, signingWith: .hmacSHA256(testKey), trusting: .signed(by: [testKey]),
+        propagating: .tokenService, signingWith: .hmacSHA256(testKey), trusting: .signed(by: [testKey]),
         onInvalid: RejectionReporter(maximumReports: 1_000_000) { rejection in
             reported.append(rejection)
             AmbientInstrument.logWarning(rejection)
@@ -47,14 +47,14 @@ let reporter = RejectionReporter(maximumReports: 1_000_000) { rejection in
 final class RejectionLog: @unchecked Sendable {
     // @unchecked: `rejections` is only touched under `lock`.
     private let lock = NSLock()
-    private var rejections: [CarrierRejection] = []
+    private var rejections: [PropagationRejection] = []
 
-    func append(_ rejection: CarrierRejection) {
+    func append(_ rejection: PropagationRejection) {
         lock.withLock { rejections.append(rejection) }
     }
 
     /// Those whose excerpt contains `marker`: what one test sent, among parallel tests'.
-    func matching(_ marker: String) -> [CarrierRejection] {
+    func matching(_ marker: String) -> [PropagationRejection] {
         lock.withLock { rejections.filter { $0.excerpt.contains(marker) } }
     }
 }

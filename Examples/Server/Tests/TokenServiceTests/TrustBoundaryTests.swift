@@ -12,7 +12,7 @@ import TokenService
 /// What an attacker can send without the test key: each forgery gets exactly what the same
 /// request gets without it. The attacks of the security review: a free tenant asking for the
 /// enterprise token lifetime, and an expired token read as valid under a clock set back.
-@Suite("Forged carried values change nothing", .injecting(UUIDGenerator.incrementing))
+@Suite("Forged propagated values change nothing", .injecting(UUIDGenerator.incrementing))
 struct TrustBoundaryTests {
     init() { instrumented }
 
@@ -39,9 +39,9 @@ struct TrustBoundaryTests {
 
         /// The forged headers: the clock set to `clock`, the flags to long-lived.
         func headers(clock: Date) -> HTTPFields {
-            let carried = CarriedValues.tokenService
+            let carried = PropagatedValues.tokenService
             let forged = InjectionContext().injecting(Clock.fixed(clock), TenantFlags(longLivedTokens: true))
-            let attackerKey = try! CarrierSigningKey(id: "test", secret: attackerSecret)
+            let attackerKey = try! PropagationSigningKey(id: "test", secret: attackerSecret)
             let fields: [String: String]
             switch self {
             case .unsignedFields:
@@ -51,7 +51,7 @@ struct TrustBoundaryTests {
             case .wrongSecret:
                 fields = carried.encode(forged, signingWith: .hmacSHA256(attackerKey))
             case .unknownKey:
-                let prod = try! CarrierSigningKey(id: "prod", secret: attackerSecret)
+                let prod = try! PropagationSigningKey(id: "prod", secret: attackerSecret)
                 fields = carried.encode(forged, signingWith: .hmacSHA256(prod))
             case .tampered:
                 let genuine = InjectionContext().injecting(Clock.fixed(clock), TenantFlags(longLivedTokens: false))

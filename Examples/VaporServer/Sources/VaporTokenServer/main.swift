@@ -14,7 +14,7 @@ let keys = try (ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"] ?? "
     entry in
     let parts = entry.split(separator: ":", maxSplits: 1)
     guard parts.count == 2 else { throw Abort(.internalServerError, reason: "carrier key: expected id:base64") }
-    return try CarrierSigningKey(id: String(parts[0]), base64: String(parts[1]))
+    return try PropagationSigningKey(id: String(parts[0]), base64: String(parts[1]))
 }
 // Vapor reads its command line as a command (`serve`): give it none, so it serves.
 let app = try await Application.make(Environment(name: "production", arguments: [CommandLine.arguments[0]]))

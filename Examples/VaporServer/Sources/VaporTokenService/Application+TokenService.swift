@@ -18,16 +18,16 @@ extension Application {
     ///     `.current`), for a server whose requests do not run inside the caller's scope.
     ///   - keys: The carrier keys whose signed clock and tenant a request may bring; none
     ///     trusts nobody's.
-    public func configureTokenService(capturing: InjectionContext? = nil, keys: [CarrierSigningKey] = []) {
+    public func configureTokenService(capturing: InjectionContext? = nil, keys: [PropagationSigningKey] = []) {
         // doc-block: vapor-middleware
         middleware.use(
             AmbientMiddleware(
-                capturing: capturing, carrying: .vaporTokenService,
+                capturing: capturing, propagating: .vaporTokenService,
                 trusting: keys.isEmpty ? .nobody : .signed(by: keys)
             ) { request in
                 var values = InjectionContext().injecting(RequestTag(id: request.id))
                 if let tenant = request.headers.first(name: "x-tenant"),
-                    let valid = try? Tenant(carrierEncoding: tenant)
+                    let valid = try? Tenant(propagationEncoding: tenant)
                 {
                     values = values.injecting(valid)
                 }

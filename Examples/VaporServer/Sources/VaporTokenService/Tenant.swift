@@ -6,7 +6,7 @@ import Ambient
 
 /// The tenant a request acts for: from its `x-tenant` header, or carried (signed) from a
 /// service that called this one.
-public struct Tenant: CarriableValue, Equatable, CustomStringConvertible {
+public struct Tenant: PropagatableValue, Equatable, CustomStringConvertible {
     /// The tenant's name.
     public var name: String
 
@@ -19,20 +19,20 @@ public struct Tenant: CarriableValue, Equatable, CustomStringConvertible {
     public static var defaultValue: Tenant { Tenant("anonymous") }
 
     /// `tenant`: the field is `ambient-tenant`.
-    public static var carrierKey: String { "tenant" }
+    public static var propagationKey: String { "tenant" }
 
     /// The name.
-    public var carrierEncoding: String? { name }
+    public var propagationEncoding: String? { name }
 
     /// A name of 1 to 64 letters, digits or `-`.
-    public init(carrierEncoding: String) throws {
-        guard (1...64).contains(carrierEncoding.utf8.count),
-            carrierEncoding.utf8.allSatisfy({
+    public init(propagationEncoding: String) throws {
+        guard (1...64).contains(propagationEncoding.utf8.count),
+            propagationEncoding.utf8.allSatisfy({
                 $0 == UInt8(ascii: "-") || ($0 < 128 && Character(Unicode.Scalar($0)).isLetter)
                     || (48...57).contains($0)
             })
         else { throw InvalidName() }
-        name = carrierEncoding
+        name = propagationEncoding
     }
 
     /// Whether its tokens live a day instead of an hour.
@@ -46,7 +46,7 @@ public struct Tenant: CarriableValue, Equatable, CustomStringConvertible {
     }
 }
 
-extension CarriedValues {
+extension PropagatedValues {
     /// What the token service accepts from a trusted caller: its clock and tenant.
-    public static let vaporTokenService = CarriedValues(Clock.self, Tenant.self)
+    public static let vaporTokenService = PropagatedValues(Clock.self, Tenant.self)
 }

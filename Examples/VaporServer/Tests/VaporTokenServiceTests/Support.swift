@@ -12,10 +12,10 @@ let noon = Date(timeIntervalSinceReferenceDate: 43_200)
 
 /// The tests' signing key: the test client signs with it and the server accepts it, as a
 /// deployment's test environment would configure both.
-let testKey = try! CarrierSigningKey(id: "test", secret: Array("a test key, 32 bytes or longer!!".utf8))
+let testKey = try! PropagationSigningKey(id: "test", secret: Array("a test key, 32 bytes or longer!!".utf8))
 
 /// A key the server does not accept.
-let otherKey = try! CarrierSigningKey(id: "test", secret: Array("another key that is 32 bytes long".utf8))
+let otherKey = try! PropagationSigningKey(id: "test", secret: Array("another key that is 32 bytes long".utf8))
 
 /// Runs `body` with the token service, set up with `capturing` and trusting `testKey`, and
 /// shuts it down after.
@@ -36,9 +36,9 @@ func withTokenService<R>(
 }
 
 /// The values current here, as fields signed with `key` (a test client's headers).
-func signedHeaders(_ key: CarrierSigningKey = testKey, as format: CarrierFormat = .fields) -> HTTPHeaders {
+func signedHeaders(_ key: PropagationSigningKey = testKey, as format: PropagationFormat = .fields) -> HTTPHeaders {
     var headers = HTTPHeaders()
-    CarriedValues.vaporTokenService.encode(.current, as: format, signingWith: .hmacSHA256(key)) {
+    PropagatedValues.vaporTokenService.encode(.current, as: format, signingWith: .hmacSHA256(key)) {
         headers.add(name: $0, value: $1)
     }
     return headers

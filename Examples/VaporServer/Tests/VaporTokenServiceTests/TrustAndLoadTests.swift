@@ -15,13 +15,13 @@ struct TrustAndLoadTests {
     /// The headers a client sends: the test's values, carried in `format`, then altered by
     /// `forge`.
     static func forged(
-        _ format: CarrierFormat, key: CarrierSigningKey?, forge: (inout HTTPHeaders) -> Void = { _ in }
+        _ format: PropagationFormat, key: PropagationSigningKey?, forge: (inout HTTPHeaders) -> Void = { _ in }
     )
         -> HTTPHeaders
     {
         var headers = HTTPHeaders()
         withInjected(Clock.fixed(noon), Tenant("enterprise")) {
-            CarriedValues.vaporTokenService.encode(.current, as: format, signingWith: key.map { .hmacSHA256($0) }) {
+            PropagatedValues.vaporTokenService.encode(.current, as: format, signingWith: key.map { .hmacSHA256($0) }) {
                 headers.add(name: $0, value: $1)
             }
         }
@@ -49,7 +49,7 @@ struct TrustAndLoadTests {
             try await $0.testing(method: .running(port: 0)).seen(headers: headers)
         }
         #expect(seen.clockIsLive && seen.tenant == "anonymous", "\(name): \(seen)")
-        let warnings = capture.captured.filter { $0.message == "dropped a carried value" }
+        let warnings = capture.captured.filter { $0.message == "dropped a propagated value" }
         #expect(!warnings.isEmpty, "\(name): reported on the request's logger")
     }
 

@@ -2,6 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
+
 #if ServiceContext
 import ServiceContextModule
 
@@ -11,7 +12,7 @@ extension ServiceContext {
     /// The ``InjectionContext`` this service context carries: set it to send injected
     /// values wherever the service context goes (an `AmbientInstrument` encodes it into a
     /// request's headers; a server's handler enters it with
-    /// `withInjected(carriedBy:operation:)`).
+    /// `withInjected(propagatedBy:operation:)`).
     ///
     /// ```swift
     /// var context = ServiceContext.current ?? .topLevel
@@ -33,7 +34,7 @@ enum InjectionContextKey: ServiceContextKey {
 extension InjectionContext {
     /// The current context with the values `serviceContext` carries on top (theirs win);
     /// the current context alone when it carries none.
-    public static func current(carriedBy serviceContext: ServiceContext?) -> InjectionContext {
+    public static func current(propagatedBy serviceContext: ServiceContext?) -> InjectionContext {
         guard let carried = serviceContext?.injectionContext, !carried.isEmpty else { return .current }
         return InjectionContext.current.injecting(contentsOf: carried)
     }
@@ -44,24 +45,24 @@ extension InjectionContext {
 ///
 /// ```swift
 /// // A Hummingbird middleware, after the tracing middleware has extracted the headers:
-/// try await withInjected(carriedBy: ServiceContext.current) {
+/// try await withInjected(propagatedBy: ServiceContext.current) {
 ///     try await next(request, context)
 /// }
 /// ```
 public func withInjected<R, Failure: Error>(
-    carriedBy serviceContext: ServiceContext?,
+    propagatedBy serviceContext: ServiceContext?,
     operation: () throws(Failure) -> R
 ) throws(Failure) -> R {
-    try InjectionContext.current(carriedBy: serviceContext).run(operation)
+    try InjectionContext.current(propagatedBy: serviceContext).run(operation)
 }
 
 /// Runs the asynchronous `operation` with the values `serviceContext` carries injected on
 /// top of the current ones, on the caller's isolation.
 public func withInjected<R, Failure: Error>(
-    carriedBy serviceContext: ServiceContext?,
+    propagatedBy serviceContext: ServiceContext?,
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws(Failure) -> R
 ) async throws(Failure) -> R {
-    try await InjectionContext.current(carriedBy: serviceContext).run(isolation: isolation, operation)
+    try await InjectionContext.current(propagatedBy: serviceContext).run(isolation: isolation, operation)
 }
 #endif

@@ -2,19 +2,20 @@
 
 import AmbientCore
 import AmbientProviders
+
 #if SwiftCrypto
 import Crypto
 
 // Why: one keyed HMAC state per key, copied per message: the only cryptography on the verification path.
 
-/// HMAC-SHA256 from apple/swift-crypto: the only cryptography carried values use. The key's
+/// HMAC-SHA256 from apple/swift-crypto: the only cryptography propagated values use. The key's
 /// padded blocks are hashed once, here, and each message starts from a copy of that state;
 /// the check compares every byte, as swift-crypto's own constant-time comparison does. A
 /// class: a request takes one reference to it, not a copy of the keyed state's parts.
-final class HMACAuthenticator: CarrierAuthenticator {
+final class HMACAuthenticator: PropagationAuthenticator {
     let keyed: HMAC<SHA256>
 
-    init(_ key: CarrierSigningKey) {
+    init(_ key: PropagationSigningKey) {
         self.keyed = HMAC<SHA256>(key: SymmetricKey(data: key.secret))
     }
 

@@ -2,6 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
+
 #if SwiftLog
 import Logging
 
@@ -17,11 +18,11 @@ import Logging
 /// 2. Ambient's logger bridged to the request's swift-log logger
 ///    (``Logger/bridging(to:)``: a logger a test injected keeps its entries);
 /// 3. the request's own values;
-/// 4. on top, the `carried` values the request brought that `trust` accepts; every other
-///    carried field is dropped and reported to `onInvalid`.
+/// 4. on top, the `propagated` values the request brought that `trust` accepts; every other
+///    propagated field is dropped and reported to `onInvalid`.
 ///
 /// ```swift
-/// let recipe = RequestContextRecipe(carrying: CarriedValues(Clock.self), trusting: .nobody)
+/// let recipe = RequestContextRecipe(propagating: PropagatedValues(Clock.self), trusting: .nobody)
 /// let context = try recipe.context(
 ///     logger: requestLogger, fields: { headers[$0] },
 ///     values: { InjectionContext().injecting(RequestTag(id: requestID)) })
@@ -31,12 +32,12 @@ public struct RequestContextRecipe: Sendable {
     /// The values every request starts with, or `nil`.
     public var captured: InjectionContext?
     /// The types a request may carry, or `nil` to read none.
-    public var carried: CarriedValues?
-    /// Whose carried values to accept.
-    public var trust: CarrierTrust
-    /// The most carried text read per request.
-    public var limits: CarrierLimits
-    /// Where a dropped carried value is reported (rate-limited).
+    public var propagated: PropagatedValues?
+    /// Whose propagated values to accept.
+    public var trust: PropagationTrust
+    /// The most propagated text read per request.
+    public var limits: PropagationLimits
+    /// Where a dropped propagated value is reported (rate-limited).
     public var onInvalid: RejectionReporter
     /// Whether Ambient's logger is bridged to the request's.
     public var bridgesRequestLogger: Bool
@@ -46,23 +47,23 @@ public struct RequestContextRecipe: Sendable {
     /// - Parameters:
     ///   - captured: Values every request starts with; `.current` captures the ones current
     ///     where the recipe is made (capture at configure).
-    ///   - carried: The types a request may carry in `ambient-*` fields or W3C `baggage`.
-    ///   - trust: Whose carried values to accept: by default nobody's
-    ///     (`CarrierTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
-    ///   - limits: The most carried text read per request.
-    ///   - onInvalid: Reports each dropped carried value: by default ten warnings a minute
+    ///   - propagated: The types a request may bring in `ambient-*` fields or W3C `baggage`.
+    ///   - trust: Whose propagated values to accept: by default nobody's
+    ///     (`PropagationTrust.signed(by:)` with the SwiftCrypto trait accepts signed ones).
+    ///   - limits: The most propagated text read per request.
+    ///   - onInvalid: Reports each dropped propagated value: by default ten warnings a minute
     ///     on the request's logger.
     ///   - bridgingRequestLogger: Bridge Ambient's logger to the request's.
     public init(
         capturing captured: InjectionContext? = nil,
-        carrying carried: CarriedValues? = nil,
-        trusting trust: CarrierTrust = .nobody,
-        limits: CarrierLimits = .default,
+        propagating propagated: PropagatedValues? = nil,
+        trusting trust: PropagationTrust = .nobody,
+        limits: PropagationLimits = .default,
         onInvalid: RejectionReporter = RejectionReporter(report: RejectionReporter.logWarning),
         bridgingRequestLogger: Bool = true
     ) {
         self.captured = captured
-        self.carried = carried
+        self.propagated = propagated
         self.trust = trust
         self.limits = limits
         self.onInvalid = onInvalid
@@ -90,10 +91,10 @@ public struct RequestContextRecipe: Sendable {
         if !own.isEmpty {
             context = context.injecting(contentsOf: own)
         }
-        if let carried {
+        if let propagated {
             // Inside the context so far: a rejection is reported on the request's logger.
             let extracted = context.run {
-                carried.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { name in
+                propagated.extract(trusting: trust, limits: limits, onInvalid: onInvalid) { name in
                     let values = fields(name)
                     return values.count < 2 ? values.first : values.joined(separator: ",")
                 }

@@ -6,11 +6,11 @@ import Foundation
 
 // Why: a dropped field says why (untrusted, forged, too large, malformed), so reports are actionable.
 
-/// A carried field the receiver dropped, and why: it came from a sender the receiver does not
+/// A propagated field the receiver dropped, and why: it came from a sender the receiver does not
 /// trust, its signature did not verify, it was too large or malformed, or it did not decode.
 ///
-/// Nothing a rejection names was applied. ``CarriedValues/decodeSkippingInvalid(_:as:trusting:limits:)``
-/// returns them beside the values it did apply; ``CarriedValues/decode(_:as:trusting:limits:)``
+/// Nothing a rejection names was applied. ``PropagatedValues/decodeSkippingInvalid(_:as:trusting:limits:)``
+/// returns them beside the values it did apply; ``PropagatedValues/decode(_:as:trusting:limits:)``
 /// throws the first; an `AmbientInstrument` hands them, rate-limited by a ``RejectionReporter``,
 /// to its `onInvalid`.
 ///
@@ -21,10 +21,10 @@ import Foundation
 ///
 /// Its text is safe for a log line: ``excerpt`` holds at most 64 visible ASCII characters of
 /// what arrived, and never a key.
-public struct CarrierRejection: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PropagationRejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why a field was dropped.
     public enum Reason: Error, Sendable, Hashable, CustomStringConvertible {
-        /// The receiver trusts no sender (``CarrierTrust/nobody``), or its predicate said no.
+        /// The receiver trusts no sender (``PropagationTrust/nobody``), or its predicate said no.
         case untrusted
         /// The receiver accepts only signed fields and no valid signature covers this one.
         case unsigned
@@ -40,19 +40,19 @@ public struct CarrierRejection: Error, Sendable, Hashable, CustomStringConvertib
         /// The code does not match: a field was altered, added to the list or removed, or it
         /// was signed with another secret under the same key id.
         case signatureMismatch
-        /// Over the receiver's ``CarrierLimits``: `bytes` arrived, `limit` are allowed.
+        /// Over the receiver's ``PropagationLimits``: `bytes` arrived, `limit` are allowed.
         case tooLarge(bytes: Int, limit: Int)
-        /// A `baggage` header with more entries than ``CarrierLimits/maximumBaggageEntries``.
+        /// A `baggage` header with more entries than ``PropagationLimits/maximumBaggageEntries``.
         case tooManyEntries(count: Int, limit: Int)
         /// A `baggage` header that is not a W3C baggage list.
         case malformedBaggage(String)
         /// The field arrived twice (two baggage entries, or a repeated header joined by a
         /// comma): which one the sender meant is unknowable, so neither is applied.
         case duplicate
-        /// A character a carried field never holds, or a `%` not followed by two hex digits,
+        /// A character a propagated field never holds, or a `%` not followed by two hex digits,
         /// or escapes that are not UTF-8.
         case invalidEscape
-        /// The text did not decode as `typeName`: its `init(carrierEncoding:)` threw `message`.
+        /// The text did not decode as `typeName`: its `init(propagationEncoding:)` threw `message`.
         case undecodable(typeName: String, message: String)
 
         /// One line: `not signed`, `expired at 2026-11-25 04:00:00 +0000`, ….

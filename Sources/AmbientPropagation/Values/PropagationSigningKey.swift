@@ -6,18 +6,18 @@ import Foundation
 
 // Why: keys rotate: each has an id a signature names, so a receiver can accept several.
 
-/// A shared secret that signs carried values, and the id that names it in a signature, so a
+/// A shared secret that signs propagated values, and the id that names it in a signature, so a
 /// receiver can accept several while keys rotate.
 ///
 /// ```swift
 /// // Both sides read it from their secret store; the id travels, the secret never does.
-/// let key = try CarrierSigningKey(id: "2026-11", base64: environment["AMBIENT_CARRIER_KEY"] ?? "")
+/// let key = try PropagationSigningKey(id: "2026-11", base64: environment["AMBIENT_CARRIER_KEY"] ?? "")
 /// ```
 ///
 /// At least 32 bytes of secret (HMAC-SHA256's own size): generate them with a
 /// cryptographically secure generator (`openssl rand -base64 32`). Its `description`
 /// shows the id and the length, never the secret.
-public struct CarrierSigningKey: Sendable, CustomStringConvertible {
+public struct PropagationSigningKey: Sendable, CustomStringConvertible {
     /// Why a key was refused.
     public enum Invalid: Error, Sendable, Hashable, CustomStringConvertible {
         /// The id is empty, longer than 64 characters, or holds a character other than ASCII
@@ -53,7 +53,7 @@ public struct CarrierSigningKey: Sendable, CustomStringConvertible {
     /// - Throws: ``Invalid`` when the id is not 1 to 64 letters, digits, `-` or `_`, or the
     ///   secret is shorter than ``minimumSecretBytes``.
     public init(id: String, secret: some Sequence<UInt8>) throws(Invalid) {
-        guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy(CarrierSignature.isKeyIDByte) else {
+        guard (1...64).contains(id.utf8.count), id.utf8.allSatisfy(PropagationSignature.isKeyIDByte) else {
             throw .invalidID(id)
         }
         let secret = Array(secret)
@@ -74,8 +74,8 @@ public struct CarrierSigningKey: Sendable, CustomStringConvertible {
         try self.init(id: id, secret: bytes)
     }
 
-    /// `CarrierSigningKey(id: 2026-11, 32 bytes)`: never the secret.
+    /// `PropagationSigningKey(id: 2026-11, 32 bytes)`: never the secret.
     public var description: String {
-        "CarrierSigningKey(id: \(id), \(secret.count) bytes)"
+        "PropagationSigningKey(id: \(id), \(secret.count) bytes)"
     }
 }

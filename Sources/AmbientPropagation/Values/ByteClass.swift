@@ -4,7 +4,7 @@ import AmbientCore
 import AmbientProviders
 import _AmbientShims
 
-// Why: every byte of a carried field is classified; one load from a shared table does it.
+// Why: every byte of a propagated field is classified; one load from a shared table does it.
 
 /// A set of bytes: one bit of the shims' 256-entry class table (`_ambient_byte_classes`),
 /// so membership is one load and one test, with no branch per range. Bytes from 128 up are

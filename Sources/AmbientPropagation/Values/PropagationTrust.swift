@@ -6,25 +6,25 @@ import Foundation
 
 // Why: by default nothing from an incoming request changes an ambient value; this says who may.
 
-/// Which senders a receiver takes carried values from. Anything that arrives from another
+/// Which senders a receiver takes propagated values from. Anything that arrives from another
 /// process is a stranger's input until this says otherwise: with ``nobody``, the default of
 /// every receiving API that has one, a request's fields change nothing.
 ///
 /// ```swift
 /// // A server: only values signed with a key it holds (rotation: list the old and the new).
-/// let trust = CarrierTrust.signed(by: [currentKey, previousKey])  // the SwiftCrypto trait
+/// let trust = PropagationTrust.signed(by: [currentKey, previousKey])  // the SwiftCrypto trait
 ///
 /// // A hop the server has authenticated by its own means.
-/// let internalHop = CarrierTrust.senders { field in field("x-internal-hop") == "mesh" }
+/// let internalHop = PropagationTrust.senders { field in field("x-internal-hop") == "mesh" }
 ///
 /// // A pipe to a child process this process started: nobody else can write to it.
 /// let context = try carried.decode(fieldsFromParent, trusting: .anySender)
 /// ```
 ///
-/// Trust decides only whether carried values are *applied*. What they may change is yours
-/// to choose when you list the types in ``CarriedValues``: carry what tests need to fix
+/// Trust decides only whether propagated values are *applied*. What they may change is yours
+/// to choose when you list the types in ``PropagatedValues``: carry what tests need to fix
 /// (a clock, feature flags), never what decides authorization.
-public struct CarrierTrust: Sendable {
+public struct PropagationTrust: Sendable {
     /// Whom it trusts. The predicate and the verifier are stored beside it, not as the
     /// cases' payloads: a request reads them where they are, with no copy of an enum (a
     /// retain and a release each).
@@ -40,7 +40,7 @@ public struct CarrierTrust: Sendable {
         /// Each key's id as bytes, to match a signature's without making a string, and its
         /// authenticator at the same index.
         let keyIDs: [[UInt8]]
-        let authenticators: [any CarrierAuthenticator]
+        let authenticators: [any PropagationAuthenticator]
         /// The longest a signature may still have to run, and the clock skew allowed, in
         /// seconds (converted once, not per request).
         let maximumLifetimeSeconds: Double
@@ -49,7 +49,7 @@ public struct CarrierTrust: Sendable {
         let now: (@Sendable () -> Date)?
 
         init(
-            keys: [(id: [UInt8], authenticator: any CarrierAuthenticator)], maximumLifetimeSeconds: Double,
+            keys: [(id: [UInt8], authenticator: any PropagationAuthenticator)], maximumLifetimeSeconds: Double,
             leewaySeconds: Double, now: (@Sendable () -> Date)?
         ) {
             self.keyIDs = keys.map(\.id)
@@ -64,7 +64,7 @@ public struct CarrierTrust: Sendable {
             now?().timeIntervalSince1970 ?? WallClock.secondsSince1970()
         }
 
-        func authenticator(for id: UnsafeBufferPointer<UInt8>) -> (any CarrierAuthenticator)? {
+        func authenticator(for id: UnsafeBufferPointer<UInt8>) -> (any PropagationAuthenticator)? {
             keyIDs.firstIndex { id.hasSameBytes(as: $0) }.map { authenticators[$0] }
         }
     }
@@ -88,25 +88,25 @@ public struct CarrierTrust: Sendable {
         self.init(.signed, verifier: verifier)
     }
 
-    /// Accepts nothing: every carried field is dropped and reported as
-    /// ``CarrierRejection/Reason/untrusted``. The default wherever a trust is optional.
-    public static let nobody = CarrierTrust(.nobody)
+    /// Accepts nothing: every propagated field is dropped and reported as
+    /// ``PropagationRejection/Reason/untrusted``. The default wherever a trust is optional.
+    public static let nobody = PropagationTrust(.nobody)
 
     /// Accepts every sender's fields, unsigned. Only for a channel no stranger can write to:
     /// a pipe to your own child process, a test calling a function directly.
-    public static let anySender = CarrierTrust(.senders, isTrusted: { _ in true })
+    public static let anySender = PropagationTrust(.senders, isTrusted: { _ in true })
 
     /// Accepts a request's fields, unsigned, when `isTrusted` says so; reports them as
-    /// ``CarrierRejection/Reason/untrusted`` otherwise. `isTrusted` gets a lookup of the
+    /// ``PropagationRejection/Reason/untrusted`` otherwise. `isTrusted` gets a lookup of the
     /// request's fields by (lowercased) name: trust a hop your server has already
     /// authenticated, by a header its gateway sets and strips from outside requests.
     ///
     /// ```swift
-    /// let trust = CarrierTrust.senders { field in field("x-authenticated-service") != nil }
+    /// let trust = PropagationTrust.senders { field in field("x-authenticated-service") != nil }
     /// ```
     public static func senders(
         where isTrusted: @escaping @Sendable (_ field: (String) -> String?) -> Bool
-    ) -> CarrierTrust {
-        CarrierTrust(.senders, isTrusted: isTrusted)
+    ) -> PropagationTrust {
+        PropagationTrust(.senders, isTrusted: isTrusted)
     }
 }

@@ -15,20 +15,20 @@ import Ambient
 import CFuzzerDriver
 import Foundation
 
-struct Note: CarriableValue, Equatable {
+struct Note: PropagatableValue, Equatable {
     var text: String
     static var defaultValue: Note { Note(text: "") }
-    static var carrierKey: String { "note" }
-    var carrierEncoding: String? { text }
+    static var propagationKey: String { "note" }
+    var propagationEncoding: String? { text }
     init(text: String) { self.text = text }
-    init(carrierEncoding: String) throws { text = carrierEncoding }
+    init(propagationEncoding: String) throws { text = propagationEncoding }
 }
 
 let now = Date(timeIntervalSince1970: 1_800_000_000)
-let key = try! CarrierSigningKey(id: "fuzz", secret: Array(repeating: 0x5A, count: 32))
-let signer = CarrierSigner.hmacSHA256(key, now: { now })
-let signedOnly = CarrierTrust.signed(by: [key], now: { now })
-let carried = CarriedValues(Clock.self, Note.self)
+let key = try! PropagationSigningKey(id: "fuzz", secret: Array(repeating: 0x5A, count: 32))
+let signer = PropagationSigner.hmacSHA256(key, now: { now })
+let signedOnly = PropagationTrust.signed(by: [key], now: { now })
+let carried = PropagatedValues(Clock.self, Note.self)
 
 /// The fuzzer's entry point: libFuzzer's driver, which reads libFuzzer's flags from the command
 /// line and calls ``fuzz(_:_:)`` with each input. The fuzzer has a main of its own, rather than
@@ -36,7 +36,7 @@ let carried = CarriedValues(Clock.self, Note.self)
 /// (`./run`): its C dependencies are then compiled as the benchmarks' release build compiles
 /// them, and that build's BoringSSL serves both.
 @main
-enum CarrierFuzzerMain {
+enum PropagationFuzzerMain {
     static func main() {
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
@@ -71,13 +71,13 @@ func fuzz(_ data: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     default:
         guard rest.count >= 2 else { return 0 }
         let text = String(decoding: rest.dropLast(2), as: UTF8.self)
-        let format: CarrierFormat = rest[rest.count - 1] & 1 == 0 ? .fields : .baggage
+        let format: PropagationFormat = rest[rest.count - 1] & 1 == 0 ? .fields : .baggage
         var fields = carried.encode(InjectionContext().injecting(Note(text: text)), signingWith: signer)
         if format == .baggage {
             fields = carried.encode(InjectionContext().injecting(Note(text: text)), as: .baggage, signingWith: signer)
         }
         let honest = carried.decodeSkippingInvalid(fields, as: format, trusting: signedOnly)
-        let limits = CarrierLimits.default
+        let limits = PropagationLimits.default
         let withinLimits =
             format == .fields
             ? fields.values.allSatisfy { $0.utf8.count <= limits.maximumFieldBytes }

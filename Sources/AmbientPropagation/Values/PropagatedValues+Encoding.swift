@@ -2,18 +2,20 @@
 
 import AmbientCore
 import AmbientProviders
+
 // Why: a sender writes the values it injects as fields (signed when it has a key), for the next hop.
 
-extension CarriedValues {
+extension PropagatedValues {
     /// The fields for the values `context` injects (one per listed type it injects whose
     /// encoding is not `nil`), escaped, and signed when `signer` is given: a dictionary of
-    /// header names to values (with ``CarrierFormat/baggage``, one entry, `baggage`).
+    /// header names to values (with ``PropagationFormat/baggage``, one entry, `baggage`).
     ///
     /// ```swift
     /// let headers = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
     /// ```
     public func encode(
-        _ context: InjectionContext, as format: CarrierFormat = .fields, signingWith signer: CarrierSigner? = nil
+        _ context: InjectionContext, as format: PropagationFormat = .fields,
+        signingWith signer: PropagationSigner? = nil
     ) -> [String: String] {
         var fields: [String: String] = [:]
         encode(context, as: format, signingWith: signer) { key, value in fields[key] = value }
@@ -23,7 +25,8 @@ extension CarriedValues {
     /// Hands each field for `context` to `write`: for carriers other than a dictionary.
     /// Writes nothing when `context` injects none of the listed types.
     public func encode(
-        _ context: InjectionContext, as format: CarrierFormat = .fields, signingWith signer: CarrierSigner? = nil,
+        _ context: InjectionContext, as format: PropagationFormat = .fields,
+        signingWith signer: PropagationSigner? = nil,
         into write: (_ key: String, _ value: String) -> Void
     ) {
         var values: [(name: String, value: String)] = []
@@ -33,7 +36,7 @@ extension CarriedValues {
             }
         }
         guard !values.isEmpty else { return }
-        var fields = values.map { (name: $0.name, value: CarrierEscaping.escape($0.value)) }
+        var fields = values.map { (name: $0.name, value: PropagationEscaping.escape($0.value)) }
         if let signer {
             fields.append((signatureField, signer.signature(for: values)))
         }

@@ -8,17 +8,17 @@ import Foundation
 
 /// Hands rejections on, at most ``maximumReports`` per ``interval``: a flood of forged
 /// headers costs the log a few lines a minute, not one a request. The first report after a
-/// quiet spell says how many were held back (``CarrierRejection/suppressedBefore``).
+/// quiet spell says how many were held back (``PropagationRejection/suppressedBefore``).
 ///
 /// ```swift
 /// let report = RejectionReporter(maximumReports: 10, per: .seconds(60)) { rejection in
-///     Logger.current.warning("dropped a carried value", metadata: ["why": "\(rejection)"])
+///     Logger.current.warning("dropped a propagated value", metadata: ["why": "\(rejection)"])
 /// }
 /// let (context, rejections) = carried.decodeSkippingInvalid(headers, trusting: trust)
 /// rejections.forEach(report.callAsFunction)
 /// ```
 ///
-/// Time here is the system's monotonic clock, never `Clock.current`: a carried value must
+/// Time here is the system's monotonic clock, never `Clock.current`: a propagated value must
 /// not be able to reopen the window.
 public final class RejectionReporter: Sendable {
     /// The most rejections reported in one ``interval``.
@@ -34,12 +34,12 @@ public final class RejectionReporter: Sendable {
     }
 
     private let state: Locked<State>
-    private let report: @Sendable (CarrierRejection) -> Void
+    private let report: @Sendable (PropagationRejection) -> Void
 
     /// A reporter that calls `report` at most `maximumReports` times per `interval`.
     public init(
         maximumReports: Int = 10, per interval: Duration = .seconds(60),
-        report: @escaping @Sendable (CarrierRejection) -> Void
+        report: @escaping @Sendable (PropagationRejection) -> Void
     ) {
         precondition(maximumReports > 0, "RejectionReporter: maximumReports must be positive")
         precondition(interval > .zero, "RejectionReporter: the interval must be positive")
@@ -50,7 +50,7 @@ public final class RejectionReporter: Sendable {
     }
 
     /// Reports `rejection`, unless this window's reports are spent: then counts it.
-    public func callAsFunction(_ rejection: CarrierRejection) {
+    public func callAsFunction(_ rejection: PropagationRejection) {
         let now = ContinuousClock.now
         let suppressed: Int? = state.withLock { state in
             if now - state.windowStart >= interval {

@@ -2,9 +2,10 @@
 
 import AmbientCore
 import AmbientProviders
+
 // Why: a value's text must survive as a header value and as a baggage value, and come back unchanged.
 
-/// How a carried value's text becomes a field that is valid as a header value and as a W3C
+/// How a propagated value's text becomes a field that is valid as a header value and as a W3C
 /// baggage value, and back.
 ///
 /// Escaping leaves ASCII letters, digits and `-._~:@/+=` as they are and writes every other
@@ -13,7 +14,7 @@ import AmbientProviders
 /// joined with a comma, a space or a control character is refused, never guessed at;
 /// and it accepts any valid `%XX`, so a hop that escapes more than Ambient does is fine.
 /// Both work on bytes, one pass each: what arrives is read once, at a bounded length.
-enum CarrierEscaping {
+enum PropagationEscaping {
     static func escape(_ text: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var bytes: [UInt8] = []
@@ -29,9 +30,9 @@ enum CarrierEscaping {
     }
 
     /// How many bytes the text `field` escapes has, or the reason it is not a field Ambient
-    /// could have written (``CarrierRejection/Reason/duplicate`` for a comma: a repeated
+    /// could have written (``PropagationRejection/Reason/duplicate`` for a comma: a repeated
     /// header, joined). Equal to `field.count` exactly when it has no escapes.
-    static func unescapedCount(_ field: UnsafeBufferPointer<UInt8>) -> Result<Int, CarrierRejection.Reason> {
+    static func unescapedCount(_ field: UnsafeBufferPointer<UInt8>) -> Result<Int, PropagationRejection.Reason> {
         // Most values escape nothing: the bytes that stand for themselves are passed over
         // first, one test each, and the rest read escape by escape.
         let plain = ByteClass.plainBaggageOctet
@@ -56,7 +57,7 @@ enum CarrierEscaping {
 
     /// Appends to `scratch` the `count` bytes (``unescapedCount(_:)``'s, which checked the
     /// field) that the field at `raw` in `scratch` escapes; returns where they are.
-    static func appendUnescaped(_ raw: Range<Int>, count: Int, to scratch: inout CarrierScratch) -> Range<Int> {
+    static func appendUnescaped(_ raw: Range<Int>, count: Int, to scratch: inout PropagationScratch) -> Range<Int> {
         guard count != raw.count else {
             return scratch.appendCopy(of: raw)  // no escapes: the text is the field
         }
@@ -80,7 +81,9 @@ enum CarrierEscaping {
 
     /// The text the field at `raw` in `scratch` escapes (its unescaped bytes appended to
     /// `scratch` when it has escapes), or why it is not a field Ambient could have written.
-    static func text(of raw: Range<Int>, in scratch: inout CarrierScratch) -> Result<String, CarrierRejection.Reason> {
+    static func text(
+        of raw: Range<Int>, in scratch: inout PropagationScratch
+    ) -> Result<String, PropagationRejection.Reason> {
         let count: Int
         switch scratch.withBytes(raw, unescapedCount) {
         case .success(let value): count = value

@@ -7,12 +7,12 @@ import Foundation
 // Why: the sender's side of signed carrying, independent of the crypto library that computes the code.
 
 /// Signs the values a sender carries, so a receiver that trusts the key
-/// (``CarrierTrust/signed(by:maximumLifetime:leeway:now:)``) applies them.
+/// (``PropagationTrust/signed(by:maximumLifetime:leeway:now:)``) applies them.
 ///
 /// Made with the `SwiftCrypto` trait on, by ``hmacSHA256(_:lifetime:now:)``:
 ///
 /// ```swift
-/// let signer = CarrierSigner.hmacSHA256(testKey)
+/// let signer = PropagationSigner.hmacSHA256(testKey)
 /// let headers = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
 /// // ["ambient-clock": "fixed:43200.0", "ambient-signature": "v1:test:1764043260:ambient-clock:…"]
 /// ```
@@ -20,18 +20,19 @@ import Foundation
 /// The signature covers the fields it lists and expires after ``lifetime``: anyone who sees
 /// the request can replay it to the same receivers until then, so keep it short, and never
 /// carry what decides authorization.
-public struct CarrierSigner: Sendable, CustomStringConvertible {
+public struct PropagationSigner: Sendable, CustomStringConvertible {
     /// The id of the key that signs.
     public let keyID: String
     /// How long a signature stays valid after it is made.
     public let lifetime: Duration
-    let authenticator: any CarrierAuthenticator
+    let authenticator: any PropagationAuthenticator
     let now: @Sendable () -> Date
 
     init(
-        keyID: String, lifetime: Duration, authenticator: any CarrierAuthenticator, now: @escaping @Sendable () -> Date
+        keyID: String, lifetime: Duration, authenticator: any PropagationAuthenticator,
+        now: @escaping @Sendable () -> Date
     ) {
-        precondition(lifetime > .zero, "CarrierSigner: the lifetime must be positive, not \(lifetime)")
+        precondition(lifetime > .zero, "PropagationSigner: the lifetime must be positive, not \(lifetime)")
         self.keyID = keyID
         self.lifetime = lifetime
         self.authenticator = authenticator
@@ -41,15 +42,15 @@ public struct CarrierSigner: Sendable, CustomStringConvertible {
     /// The signature field's text for `fields` (names and decoded values, in order).
     func signature(for fields: [(name: String, value: String)]) -> String {
         let expiry = Int64((now().timeIntervalSince1970 + lifetime.timeInterval).rounded(.up))
-        let code = CarrierScratch.withScratch { scratch in
-            let message = CarrierSignature.message(keyID: keyID, expiry: expiry, fields: fields, in: &scratch)
+        let code = PropagationScratch.withScratch { scratch in
+            let message = PropagationSignature.message(keyID: keyID, expiry: expiry, fields: fields, in: &scratch)
             return scratch.withBytes(message) { authenticator.code(for: UnsafeRawBufferPointer($0)) }
         }
-        return CarrierSignature.text(keyID: keyID, expiry: expiry, names: fields.map(\.name), code: code)
+        return PropagationSignature.text(keyID: keyID, expiry: expiry, names: fields.map(\.name), code: code)
     }
 
-    /// `CarrierSigner(key: test, lifetime: 60 seconds)`.
+    /// `PropagationSigner(key: test, lifetime: 60 seconds)`.
     public var description: String {
-        "CarrierSigner(key: \(keyID), lifetime: \(lifetime))"
+        "PropagationSigner(key: \(keyID), lifetime: \(lifetime))"
     }
 }

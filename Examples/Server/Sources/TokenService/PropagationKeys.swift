@@ -2,31 +2,31 @@
 
 import Ambient
 
-/// The keys a deployment signs and accepts carried values with, from one line of
+/// The keys a deployment signs and accepts propagated values with, from one line of
 /// configuration: `id:base64,id:base64` — the first signs, all are accepted (list the new
 /// key first and keep the old one until every sender has moved on).
 ///
 /// ```swift
-/// let keys = try carrierKeys(from: ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"])
+/// let keys = try propagationKeys(from: ProcessInfo.processInfo.environment["AMBIENT_CARRIER_KEYS"])
 /// ```
 ///
 /// - Returns: No keys for `nil` or an empty line: the service then trusts nobody's values.
-/// - Throws: ``CarrierKeysError`` naming the entry that is wrong, never its secret.
-public func carrierKeys(from configuration: String?) throws -> [CarrierSigningKey] {
+/// - Throws: ``PropagationKeysError`` naming the entry that is wrong, never its secret.
+public func propagationKeys(from configuration: String?) throws -> [PropagationSigningKey] {
     guard let configuration, !configuration.isEmpty else { return [] }
     return try configuration.split(separator: ",").enumerated().map { index, entry in
         let parts = entry.split(separator: ":", maxSplits: 1)
-        guard parts.count == 2 else { throw CarrierKeysError(entry: index + 1, reason: "expected id:base64") }
+        guard parts.count == 2 else { throw PropagationKeysError(entry: index + 1, reason: "expected id:base64") }
         do {
-            return try CarrierSigningKey(id: String(parts[0]), base64: String(parts[1]))
+            return try PropagationSigningKey(id: String(parts[0]), base64: String(parts[1]))
         } catch {
-            throw CarrierKeysError(entry: index + 1, reason: "\(error)")
+            throw PropagationKeysError(entry: index + 1, reason: "\(error)")
         }
     }
 }
 
 /// A carrier-keys line that is wrong: which entry (counting from 1) and why.
-public struct CarrierKeysError: Error, CustomStringConvertible {
+public struct PropagationKeysError: Error, CustomStringConvertible {
     /// The entry, counting from 1.
     public var entry: Int
     /// Why.

@@ -9,9 +9,9 @@ import Testing
 /// The trust boundary without cryptography: who may set values (nobody, a vouched-for
 /// sender), the W3C baggage carrier, the limits, and the reporter that keeps a flood of bad
 /// fields out of the log. Signed carrying is in `AmbientBridgeTests/SignedCarryingTests`.
-@Suite("Carried values: the trust boundary")
-struct CarrierTrustTests {
-    let carried = CarriedValues(Clock.self, Note.self)
+@Suite("Propagated values: the trust boundary")
+struct PropagationTrustTests {
+    let carried = PropagatedValues(Clock.self, Note.self)
     let forged = ["ambient-clock": "fixed:0.0", "ambient-note": "admin"]
 
     @Test func nobodysFieldsChangeNothingAndEachIsReported() {
@@ -21,7 +21,7 @@ struct CarrierTrustTests {
         #expect(rejections.allSatisfy { $0.reason == .untrusted })
         #expect(
             rejections[0].description == #"ambient-clock ("fixed:0.0"): from a sender this receiver does not trust"#)
-        #expect(throws: CarrierRejection.self) { try carried.decode(forged, trusting: .nobody) }
+        #expect(throws: PropagationRejection.self) { try carried.decode(forged, trusting: .nobody) }
     }
 
     @Test func aRequestCarryingNothingIsNotReported() throws {
@@ -32,7 +32,7 @@ struct CarrierTrustTests {
     }
 
     @Test func aSenderThePredicateVouchesForIsTrustedAndOnlyThatOne() {
-        let trust = CarrierTrust.senders { field in field("x-internal-hop") == "mesh" }
+        let trust = PropagationTrust.senders { field in field("x-internal-hop") == "mesh" }
         let vouched = forged.merging(["x-internal-hop": "mesh"]) { $1 }
         let (context, rejections) = carried.decodeSkippingInvalid(vouched, trusting: trust)
         #expect(rejections.isEmpty)
@@ -60,7 +60,7 @@ struct CarrierTrustTests {
         #expect(context[Clock.self] != nil, "the other field is unaffected")
         #expect(rejections.map(\.reason) == [.tooLarge(bytes: 4097, limit: 4096)])
         #expect(rejections[0].excerpt == String(repeating: "a", count: 64) + "...")
-        var limits = CarrierLimits.default
+        var limits = PropagationLimits.default
         limits.maximumFieldBytes = 8
         #expect(
             carried.decodeSkippingInvalid(["ambient-note": "123456789"], trusting: .anySender, limits: limits)
@@ -69,7 +69,7 @@ struct CarrierTrustTests {
 
     @Test func anExcerptIsShortAndPrintable() {
         let hostile = "\u{1B}[31mred\r\n" + String(repeating: "x", count: 10_000)
-        let rejection = CarrierRejection(field: "ambient-note", reason: .invalidEscape, arrived: hostile)
+        let rejection = PropagationRejection(field: "ambient-note", reason: .invalidEscape, arrived: hostile)
         #expect(rejection.excerpt.utf8.count <= 67)
         #expect(rejection.excerpt.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F })
         #expect(rejection.excerpt.hasPrefix("?[31mred??xxx"))
@@ -98,7 +98,7 @@ struct CarrierTrustTests {
     }
 
     @Test(arguments: [
-        ("ambient-note=x,ambient-note=y", CarrierRejection.Reason.duplicate),
+        ("ambient-note=x,ambient-note=y", PropagationRejection.Reason.duplicate),
         ("ambient-note", .malformedBaggage("an entry without '='")),
         ("=x", .malformedBaggage("an entry's key is not an HTTP token")),
         ("am bient=x", .malformedBaggage("an entry's key is not an HTTP token")),
@@ -106,7 +106,7 @@ struct CarrierTrustTests {
         ("ambient-note=%C3", .invalidEscape),
         ("ambient-note=\"quoted\"", .invalidEscape),
     ])
-    func malformedBaggageIsDroppedAndReported(header: String, reason: CarrierRejection.Reason) {
+    func malformedBaggageIsDroppedAndReported(header: String, reason: PropagationRejection.Reason) {
         let (context, rejections) = carried.decodeSkippingInvalid(
             ["baggage": header], as: .baggage, trusting: .anySender)
         #expect(context[Note.self] == nil)
@@ -167,11 +167,11 @@ struct CarrierTrustTests {
     // MARK: Reporting
 
     @Test func aFloodIsReportedAFewTimesAWindowAndCounted() async throws {
-        let reported = Locked<[CarrierRejection]>([])
+        let reported = Locked<[PropagationRejection]>([])
         let reporter = RejectionReporter(maximumReports: 3, per: .milliseconds(200)) { rejection in
             reported.withLock { $0.append(rejection) }
         }
-        let rejection = CarrierRejection(field: "ambient-note", reason: .untrusted, arrived: "x")
+        let rejection = PropagationRejection(field: "ambient-note", reason: .untrusted, arrived: "x")
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<8 {
                 group.addTask { for _ in 0..<125 { reporter(rejection) } }

@@ -9,8 +9,8 @@ import Testing
 
 // Why: a decode copies each field's text into the scratch from wherever the string keeps its bytes; what lands there must be exactly its UTF-8, cut at the limit.
 
-@Suite("CarrierScratch: text lands as its UTF-8")
-struct CarrierScratchTests {
+@Suite("PropagationScratch: text lands as its UTF-8")
+struct PropagationScratchTests {
     @Test(arguments: [
         "",  // empty
         "beta",  // small: kept inside the string value
@@ -19,7 +19,7 @@ struct CarrierScratchTests {
         String(repeating: "x", count: 700),  // past the 512 stack bytes: the scratch moves to the heap
     ])
     func textIsAppendedAsItsBytes(_ text: String) {
-        CarrierScratch.withScratch { scratch in
+        PropagationScratch.withScratch { scratch in
             let before = scratch.append("prefix/")
             let whole = scratch.append(text)
             let cut = scratch.append(text, upTo: 5)

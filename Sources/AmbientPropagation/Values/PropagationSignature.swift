@@ -16,7 +16,7 @@ import Foundation
 /// The code covers the decoded values, not their escaped text, so a baggage hop that
 /// re-escapes an entry keeps it valid; and it covers the list of fields, so a field added
 /// beside the signed ones is reported as unsigned, and one removed breaks the code.
-struct CarrierSignature {
+struct PropagationSignature {
     /// Where the key id is, in the scratch the signature was parsed from.
     var keyID: Range<Int>
     /// Whole seconds since 1970.
@@ -43,7 +43,7 @@ struct CarrierSignature {
     /// expiry (copied from `expiryDigits` where a parse found them canonical). Each field
     /// follows (``appendMessageField(name:count:to:)`` and its value).
     static func appendMessageHead(
-        keyID: Range<Int>, expiry: Int64, expiryDigits: Range<Int>? = nil, to scratch: inout CarrierScratch
+        keyID: Range<Int>, expiry: Int64, expiryDigits: Range<Int>? = nil, to scratch: inout PropagationScratch
     ) {
         messageTag.withUTF8Buffer { _ = scratch.append($0) }
         scratch.appendCopy(of: keyID)
@@ -60,25 +60,25 @@ struct CarrierSignature {
     /// the caller appends the value's `count` decoded bytes and ends it with
     /// ``appendMessageFieldEnd(to:)``. Each value preceded by its length: no two different
     /// sets of fields give the same bytes.
-    static func appendMessageField(name: Range<Int>, count: Int, to scratch: inout CarrierScratch) {
+    static func appendMessageField(name: Range<Int>, count: Int, to scratch: inout PropagationScratch) {
         scratch.appendCopy(of: name)
         appendMessageLength(count, to: &scratch)
     }
 
-    private static func appendMessageLength(_ count: Int, to scratch: inout CarrierScratch) {
+    private static func appendMessageLength(_ count: Int, to scratch: inout PropagationScratch) {
         scratch.append(UInt8(ascii: "\n"))
         scratch.appendDecimal(Int64(count))
         scratch.append(UInt8(ascii: ":"))
     }
 
-    static func appendMessageFieldEnd(to scratch: inout CarrierScratch) {
+    static func appendMessageFieldEnd(to scratch: inout PropagationScratch) {
         scratch.append(UInt8(ascii: "\n"))
     }
 
     /// The message a signer computes the code over, for `fields` (names and decoded
     /// values): where it is in `scratch`.
     static func message(
-        keyID: String, expiry: Int64, fields: [(name: String, value: String)], in scratch: inout CarrierScratch
+        keyID: String, expiry: Int64, fields: [(name: String, value: String)], in scratch: inout PropagationScratch
     ) -> Range<Int> {
         let keyRange = scratch.append(keyID)
         let start = scratch.count
@@ -107,13 +107,13 @@ struct CarrierSignature {
     /// Parses the signature field's (unescaped) text at `range` of `scratch`, or says what
     /// is wrong with it. Its parts stay where they are: nothing is copied.
     static func parse(
-        _ range: Range<Int>, in scratch: borrowing CarrierScratch
+        _ range: Range<Int>, in scratch: borrowing PropagationScratch
     ) -> Result<
-        CarrierSignature, CarrierRejection.Reason
+        PropagationSignature, PropagationRejection.Reason
     > {
         scratch.withBytes(range) { bytes in
             parse(bytes).map { parts in
-                CarrierSignature(
+                PropagationSignature(
                     keyID: parts.keyID.offset(by: range.lowerBound), expiry: parts.expiry,
                     expiryDigits: parts.expiryDigits?.offset(by: range.lowerBound),
                     names: parts.names.offset(by: range.lowerBound), nameCount: parts.nameCount, code: parts.code)
@@ -128,10 +128,10 @@ struct CarrierSignature {
     private static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>
     ) -> Result<
-        CarrierSignature, CarrierRejection.Reason
+        PropagationSignature, PropagationRejection.Reason
     > {
         // What is wrong, told as the first failing check over the whole field would tell it.
-        func malformed(_ problem: String) -> Result<CarrierSignature, CarrierRejection.Reason> {
+        func malformed(_ problem: String) -> Result<PropagationSignature, PropagationRejection.Reason> {
             let colons = bytes.reduce(0) { $1 == UInt8(ascii: ":") ? $0 + 1 : $0 }
             return .failure(
                 .malformedSignature(colons == 4 ? problem : "expected 5 parts separated by ':', found \(colons + 1)"))
@@ -196,7 +196,7 @@ struct CarrierSignature {
             return malformed("the code is not 64 lowercase hex digits")
         }
         return .success(
-            CarrierSignature(
+            PropagationSignature(
                 keyID: keyID, expiry: expiry,
                 expiryDigits: canonicalDigits,
                 names: names, nameCount: nameCount, code: code))
@@ -272,7 +272,7 @@ struct CarrierSignature {
 /// Computes and checks message authentication codes: the SwiftCrypto trait supplies
 /// HMAC-SHA256 (`Bridges/SwiftCrypto`). Ambient has no cryptography of its own. A class:
 /// handing one to a request is a retain, not a copy through its type's value witnesses.
-protocol CarrierAuthenticator: AnyObject, Sendable {
+protocol PropagationAuthenticator: AnyObject, Sendable {
     /// The code for `message`.
     func code(for message: UnsafeRawBufferPointer) -> [UInt8]
     /// Whether `code` is the code for `message`, compared in constant time.

@@ -2,17 +2,18 @@
 
 import AmbientCore
 import AmbientProviders
+
 // Why: a test fixes a server's values by sending them along; this lists which types travel, and how.
 
 /// The ambient types that travel between processes, and how: each as one string field named
-/// after its ``CarriableValue/carrierKey``, in a request's headers or its W3C `baggage`.
+/// after its ``PropagatableValue/propagationKey``, in a request's headers or its W3C `baggage`.
 ///
-/// A receiver applies carried values only from senders it trusts (``CarrierTrust``): signed
+/// A receiver applies propagated values only from senders it trusts (``PropagationTrust``): signed
 /// with a key it holds, or vouched for by a check it already makes. Anything else is dropped
-/// and reported as a ``CarrierRejection``.
+/// and reported as a ``PropagationRejection``.
 ///
 /// ```swift
-/// let carried = CarriedValues(Clock.self, FeatureFlags.self)
+/// let carried = PropagatedValues(Clock.self, FeatureFlags.self)
 ///
 /// // The test, calling a server, signs with a key the server accepts (SwiftCrypto trait):
 /// let headers = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
@@ -30,11 +31,11 @@ import AmbientProviders
 /// Encodings are percent-escaped: everything but ASCII letters, digits and `-._~:@/+=`
 /// becomes `%XX` of its UTF-8, so a field is always a valid header value and a valid
 /// baggage value.
-public struct CarriedValues: Sendable, CustomStringConvertible {
-    /// Everything a decode reads, behind one reference: a request copies a `CarriedValues`
+public struct PropagatedValues: Sendable, CustomStringConvertible {
+    /// Everything a decode reads, behind one reference: a request copies a `PropagatedValues`
     /// into its closures several times, and a copy is then one retain, not one per array.
     private final class Storage: Sendable {
-        let types: [any CarriableValue.Type]
+        let types: [any PropagatableValue.Type]
         let keyPrefix: String
         let fieldNames: [String]
         let fieldNameBytes: [[UInt8]]
@@ -43,7 +44,7 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
         /// Whether a listed field's name or the signature's is this many bytes long.
         let nameLengths: [Bool]
 
-        init(types: [any CarriableValue.Type], keyPrefix: String, fieldNames: [String], signatureField: String) {
+        init(types: [any PropagatableValue.Type], keyPrefix: String, fieldNames: [String], signatureField: String) {
             self.types = types
             self.keyPrefix = keyPrefix
             self.fieldNames = fieldNames
@@ -60,8 +61,8 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
     private let storage: Storage
 
     /// The types that travel, in the order given.
-    public var types: [any CarriableValue.Type] { storage.types }
-    /// Put before each ``CarriableValue/carrierKey`` to name its field: `"ambient-"`.
+    public var types: [any PropagatableValue.Type] { storage.types }
+    /// Put before each ``PropagatableValue/propagationKey`` to name its field: `"ambient-"`.
     public var keyPrefix: String { storage.keyPrefix }
     /// Each type's field name, lowercased, in the order of ``types``; and as bytes, for
     /// matching baggage keys.
@@ -81,22 +82,24 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
     /// - Precondition: every key (with the prefix) is a valid header name — letters,
     ///   digits and `-` — no two types share one, and none is the signature's
     ///   (`keyPrefix` + `signature`).
-    public init(_ types: any CarriableValue.Type..., keyPrefix: String = "ambient-") {
+    public init(_ types: any PropagatableValue.Type..., keyPrefix: String = "ambient-") {
         self.init(types, keyPrefix: keyPrefix)
     }
 
     /// The types `types` travel, each in the field `keyPrefix` + its key.
-    public init(_ types: [any CarriableValue.Type], keyPrefix: String = "ambient-") {
+    public init(_ types: [any PropagatableValue.Type], keyPrefix: String = "ambient-") {
         let signatureField = (keyPrefix + "signature").lowercased()
         let fieldNames = types.map { Self.fieldName(of: $0, keyPrefix: keyPrefix) }
         var seen: [String: String] = [signatureField: "the signature"]
         for (type, name) in zip(types, fieldNames) {
             // Checked as written: lowercasing could turn a non-ASCII letter (the Kelvin sign) into one.
-            let key = keyPrefix + type.carrierKey
+            let key = keyPrefix + type.propagationKey
             precondition(
-                !type.carrierKey.isEmpty && key.utf8.count <= 128 && key.utf8.allSatisfy(Self.isKeyByte),
-                "CarriedValues: \(type)'s field name \"\(key)\" is not a header name (up to 128 letters, digits and -)")
-            precondition(seen[name] == nil, "CarriedValues: \(type) and \(seen[name] ?? "") both travel as \"\(name)\"")
+                !type.propagationKey.isEmpty && key.utf8.count <= 128 && key.utf8.allSatisfy(Self.isKeyByte),
+                "PropagatedValues: \(type)'s field name \"\(key)\" is not a header name (up to 128 letters, digits and -)"
+            )
+            precondition(
+                seen[name] == nil, "PropagatedValues: \(type) and \(seen[name] ?? "") both travel as \"\(name)\"")
             seen[name] = "\(type)"
         }
         storage = Storage(types: types, keyPrefix: keyPrefix, fieldNames: fieldNames, signatureField: signatureField)
@@ -104,17 +107,17 @@ public struct CarriedValues: Sendable, CustomStringConvertible {
 
     /// The field name `type` travels under: ``keyPrefix`` + its key, lowercased (HTTP/2
     /// sends header names lowercased).
-    public func key(for type: any CarriableValue.Type) -> String {
+    public func key(for type: any PropagatableValue.Type) -> String {
         Self.fieldName(of: type, keyPrefix: keyPrefix)
     }
 
-    private static func fieldName(of type: any CarriableValue.Type, keyPrefix: String) -> String {
-        (keyPrefix + type.carrierKey).lowercased()
+    private static func fieldName(of type: any PropagatableValue.Type, keyPrefix: String) -> String {
+        (keyPrefix + type.propagationKey).lowercased()
     }
 
-    /// `CarriedValues(ambient-clock: Clock, …)`.
+    /// `PropagatedValues(ambient-clock: Clock, …)`.
     public var description: String {
-        "CarriedValues(" + zip(fieldNames, types).map { "\($0): \($1)" }.joined(separator: ", ") + ")"
+        "PropagatedValues(" + zip(fieldNames, types).map { "\($0): \($1)" }.joined(separator: ", ") + ")"
     }
 
     static func isKeyByte(_ byte: UInt8) -> Bool {

@@ -4,9 +4,9 @@ import AmbientCore
 import AmbientProviders
 import Foundation
 
-// Why: W3C baggage lets carried values cross services in any language; this reads it within limits.
+// Why: W3C baggage lets propagated values cross services in any language; this reads it within limits.
 
-/// A W3C `baggage` header, read within ``CarrierLimits`` where a decode copied it: its
+/// A W3C `baggage` header, read within ``PropagationLimits`` where a decode copied it: its
 /// entries' keys and raw values (still escaped; properties after `;` are read past and
 /// ignored). Only what a receiver needs: Ambient never rewrites another service's entries.
 /// One pass over the header's bytes, nothing copied.
@@ -15,9 +15,9 @@ enum BaggageHeader {
     /// the whole header is refused (too many entries, or not a baggage list), if it is, and
     /// then the entries already seen must be forgotten.
     static func forEachEntry(
-        _ header: Range<Int>, in scratch: borrowing CarrierScratch, limits: CarrierLimits,
+        _ header: Range<Int>, in scratch: borrowing PropagationScratch, limits: PropagationLimits,
         _ entry: (_ key: Range<Int>, _ value: Range<Int>) -> Void
-    ) -> CarrierRejection.Reason? {
+    ) -> PropagationRejection.Reason? {
         // `memchr` finds each separator (the header is read on every request that carries
         // baggage); the ranges handed to `entry` are moved back to the scratch's offsets.
         scratch.withBytes(header) { bytes in
@@ -67,7 +67,7 @@ enum BaggageHeader {
     /// Where the value of the one entry named as the bytes at `name` is, or `nil` when there
     /// is none or several (the header already read whole by ``forEachEntry``).
     static func value(
-        of name: Range<Int>, in header: Range<Int>, of scratch: borrowing CarrierScratch, limits: CarrierLimits
+        of name: Range<Int>, in header: Range<Int>, of scratch: borrowing PropagationScratch, limits: PropagationLimits
     ) -> Range<Int>? {
         var found: Range<Int>?
         var several = false

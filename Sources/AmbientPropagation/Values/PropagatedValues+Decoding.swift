@@ -6,7 +6,7 @@ import Foundation
 
 // Why: what arrives from another process is read once, bounded, and applied only from a trusted sender.
 
-extension CarriedValues {
+extension PropagatedValues {
     /// A context injecting every listed type that `fields` carries, from a sender `trust`
     /// accepts.
     ///
@@ -14,27 +14,27 @@ extension CarriedValues {
     /// let context = try carried.decode(request.headers, trusting: .signed(by: [key]))
     /// ```
     ///
-    /// - Throws: The first ``CarrierRejection``; nothing is applied then.
+    /// - Throws: The first ``PropagationRejection``; nothing is applied then.
     public func decode(
-        _ fields: [String: String], as format: CarrierFormat = .fields, trusting trust: CarrierTrust,
-        limits: CarrierLimits = .default
-    ) throws(CarrierRejection) -> InjectionContext {
+        _ fields: [String: String], as format: PropagationFormat = .fields, trusting trust: PropagationTrust,
+        limits: PropagationLimits = .default
+    ) throws(PropagationRejection) -> InjectionContext {
         try Self.allOrNothing(decodeSkippingInvalid(fields, as: format, trusting: trust, limits: limits))
     }
 
-    /// ``decode(_:as:trusting:limits:)`` for any carrier: `field` is called with each field's
-    /// lowercased name (`baggage` for ``CarrierFormat/baggage``).
+    /// ``decode(_:as:trusting:limits:)`` for any transport: `field` is called with each field's
+    /// lowercased name (`baggage` for ``PropagationFormat/baggage``).
     public func decode(
-        as format: CarrierFormat = .fields, trusting trust: CarrierTrust, limits: CarrierLimits = .default,
+        as format: PropagationFormat = .fields, trusting trust: PropagationTrust, limits: PropagationLimits = .default,
         field: (String) -> String?
-    ) throws(CarrierRejection) -> InjectionContext {
+    ) throws(PropagationRejection) -> InjectionContext {
         try Self.allOrNothing(decodeSkippingInvalid(as: format, trusting: trust, limits: limits, field: field))
     }
 
     /// The context decoded, or the first rejection, thrown: `decode` applies all or nothing.
     private static func allOrNothing(
-        _ decoded: (context: InjectionContext, rejections: [CarrierRejection])
-    ) throws(CarrierRejection) -> InjectionContext {
+        _ decoded: (context: InjectionContext, rejections: [PropagationRejection])
+    ) throws(PropagationRejection) -> InjectionContext {
         if let first = decoded.rejections.first {
             throw first
         }
@@ -42,16 +42,16 @@ extension CarriedValues {
     }
 
     /// A context injecting every listed type whose field `fields` carries from a sender
-    /// `trust` accepts and that decodes; a ``CarrierRejection`` for every field dropped
+    /// `trust` accepts and that decodes; a ``PropagationRejection`` for every field dropped
     /// (its type then keeps whatever the receiver has).
     ///
     /// A request that carries none of the fields costs one pass over the names in `fields`
     /// (a name of a length no listed field has is not compared; nothing is hashed) and no
     /// allocation.
     public func decodeSkippingInvalid(
-        _ fields: [String: String], as format: CarrierFormat = .fields, trusting trust: CarrierTrust,
-        limits: CarrierLimits = .default
-    ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
+        _ fields: [String: String], as format: PropagationFormat = .fields, trusting trust: PropagationTrust,
+        limits: PropagationLimits = .default
+    ) -> (context: InjectionContext, rejections: [PropagationRejection]) {
         func lookup(_ name: String) -> String? { fields[name] }
         // A name a pass reads costs a few instructions, a hashed lookup a few hundred: one
         // pass finds every listed field sooner, unless the request has very many others.
@@ -112,12 +112,12 @@ extension CarriedValues {
         index.map { fieldNames[$0] } ?? signatureField
     }
 
-    /// ``decodeSkippingInvalid(_:as:trusting:limits:)`` for any carrier: `field` is called
-    /// with each field's lowercased name (`baggage` for ``CarrierFormat/baggage``).
+    /// ``decodeSkippingInvalid(_:as:trusting:limits:)`` for any transport: `field` is called
+    /// with each field's lowercased name (`baggage` for ``PropagationFormat/baggage``).
     public func decodeSkippingInvalid(
-        as format: CarrierFormat = .fields, trusting trust: CarrierTrust, limits: CarrierLimits = .default,
+        as format: PropagationFormat = .fields, trusting trust: PropagationTrust, limits: PropagationLimits = .default,
         field: (String) -> String?
-    ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
+    ) -> (context: InjectionContext, rejections: [PropagationRejection]) {
         decodeSkippingInvalid(
             as: format, trusting: trust, limits: limits, listed: { field(fieldName(at: $0)) }, field: field)
     }
@@ -125,9 +125,9 @@ extension CarriedValues {
     /// The decode, with `listed` giving the field of the listed type at an index (the
     /// signature's for `nil`), asked once at most for each, and `field` any field by name.
     private func decodeSkippingInvalid(
-        as format: CarrierFormat, trusting trust: CarrierTrust, limits: CarrierLimits,
+        as format: PropagationFormat, trusting trust: PropagationTrust, limits: PropagationLimits,
         listed: (Int?) -> String?, field: (String) -> String?
-    ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
+    ) -> (context: InjectionContext, rejections: [PropagationRejection]) {
         // The first field that arrived, found with nothing set up: a request carrying none
         // costs its lookups and no allocation.
         var first: (index: Int?, text: String)?
@@ -152,12 +152,12 @@ extension CarriedValues {
         // first bytes (a signed request of a few short fields never reaches the heap).
         let fieldBytes = MemoryLayout<ArrivedField>.stride * types.count
         return withUnsafeTemporaryAllocation(
-            byteCount: fieldBytes + CarrierScratch.stackBytes, alignment: MemoryLayout<ArrivedField>.alignment
+            byteCount: fieldBytes + PropagationScratch.stackBytes, alignment: MemoryLayout<ArrivedField>.alignment
         ) { raw in
             let arrived = UnsafeMutableRawBufferPointer(rebasing: raw[..<fieldBytes]).bindMemory(to: ArrivedField.self)
             arrived.initialize(repeating: ArrivedField())  // trivial: nothing to deinitialize
             var arrival = Arrival(fields: arrived)
-            var scratch = CarrierScratch(
+            var scratch = PropagationScratch(
                 lending: UnsafeMutableRawBufferPointer(rebasing: raw[fieldBytes...]).bindMemory(to: UInt8.self))
             switch format {
             case .fields: receiveFields(from: first, &arrival, &scratch, limits: limits, listed: listed)
@@ -172,7 +172,7 @@ extension CarriedValues {
     }
 
     /// One listed type's field (or the signature) as it arrived: where its bytes are in the
-    /// decode's ``CarrierScratch``, and, once a valid signature covers it, its decoded bytes.
+    /// decode's ``PropagationScratch``, and, once a valid signature covers it, its decoded bytes.
     private struct ArrivedField {
         enum State { case absent, present, refused }
         /// `refused`: over the limits or repeated, and already reported.
@@ -185,8 +185,8 @@ extension CarriedValues {
     private struct Arrival {
         let fields: UnsafeMutableBufferPointer<ArrivedField>
         var signature = ArrivedField()
-        var rejections: [CarrierRejection] = []
-        /// Where the baggage header is, when the carrier is one.
+        var rejections: [PropagationRejection] = []
+        /// Where the baggage header is, when the transport is one.
         var baggage: Range<Int>?
 
         init(fields: UnsafeMutableBufferPointer<ArrivedField>) {
@@ -198,8 +198,8 @@ extension CarriedValues {
         /// once. `carried` is borrowed, not captured: a closure naming the field would be a
         /// retain per field.
         mutating func receive(
-            _ index: Int?, of carried: borrowing CarriedValues, raw: Range<Int>, arrivedCount: Int? = nil,
-            in scratch: borrowing CarrierScratch, limits: CarrierLimits
+            _ index: Int?, of carried: borrowing PropagatedValues, raw: Range<Int>, arrivedCount: Int? = nil,
+            in scratch: borrowing PropagationScratch, limits: PropagationLimits
         ) {
             var field = index.map { fields[$0] } ?? signature
             defer {
@@ -210,7 +210,7 @@ extension CarriedValues {
                 field.state = .refused
                 rejections.append(
                     scratch.withBytes(raw) {
-                        CarrierRejection(field: carried.fieldName(at: index), reason: .duplicate, bytes: $0)
+                        PropagationRejection(field: carried.fieldName(at: index), reason: .duplicate, bytes: $0)
                     })
             case .refused:
                 break
@@ -218,10 +218,10 @@ extension CarriedValues {
                 let count = arrivedCount ?? raw.count
                 guard count <= limits.maximumFieldBytes else {
                     field.state = .refused
-                    let reason = CarrierRejection.Reason.tooLarge(bytes: count, limit: limits.maximumFieldBytes)
+                    let reason = PropagationRejection.Reason.tooLarge(bytes: count, limit: limits.maximumFieldBytes)
                     rejections.append(
                         scratch.withBytes(raw) {
-                            CarrierRejection(field: carried.fieldName(at: index), reason: reason, bytes: $0)
+                            PropagationRejection(field: carried.fieldName(at: index), reason: reason, bytes: $0)
                         })
                     return
                 }
@@ -233,8 +233,8 @@ extension CarriedValues {
     /// Looks up each listed type's field after `first` (the first that arrived) and the
     /// signature; copies what is within limits.
     private func receiveFields(
-        from first: (index: Int?, text: String), _ arrival: inout Arrival, _ scratch: inout CarrierScratch,
-        limits: CarrierLimits, listed: (Int?) -> String?
+        from first: (index: Int?, text: String), _ arrival: inout Arrival, _ scratch: inout PropagationScratch,
+        limits: PropagationLimits, listed: (Int?) -> String?
     ) {
         func receive(_ index: Int?, _ text: String) {
             // Copied only up to one past the limit: enough to refuse it and show an excerpt.
@@ -253,12 +253,12 @@ extension CarriedValues {
     /// Reads the baggage header's entries for the listed types and the signature; refuses
     /// the whole header when it is over the limits or not a baggage list.
     private func receiveBaggage(
-        _ header: String, _ arrival: inout Arrival, _ scratch: inout CarrierScratch, limits: CarrierLimits
+        _ header: String, _ arrival: inout Arrival, _ scratch: inout PropagationScratch, limits: PropagationLimits
     ) {
         let count = header.utf8.count
         guard count <= limits.maximumBaggageBytes else {
             arrival.rejections.append(
-                CarrierRejection(
+                PropagationRejection(
                     field: Self.baggageHeader, reason: .tooLarge(bytes: count, limit: limits.maximumBaggageBytes),
                     bytes: header.utf8))
             return
@@ -280,15 +280,16 @@ extension CarriedValues {
             arrival = Arrival(fields: arrival.fields)
             arrival.fields.update(repeating: ArrivedField())
             arrival.rejections.append(
-                CarrierRejection(field: Self.baggageHeader, reason: refusal, bytes: header.utf8))
+                PropagationRejection(field: Self.baggageHeader, reason: refusal, bytes: header.utf8))
         }
     }
 
     /// Applies what arrived as far as `trust` allows.
     private func apply(
-        _ arrival: inout Arrival, _ scratch: inout CarrierScratch, trust: CarrierTrust, limits: CarrierLimits,
+        _ arrival: inout Arrival, _ scratch: inout PropagationScratch, trust: PropagationTrust,
+        limits: PropagationLimits,
         field: (String) -> String?
-    ) -> (context: InjectionContext, rejections: [CarrierRejection]) {
+    ) -> (context: InjectionContext, rejections: [PropagationRejection]) {
         // Helpers are methods taking what they change, not local functions capturing it: a
         // captured variable would be boxed on the heap for every request.
         var rejections = arrival.rejections
@@ -327,7 +328,7 @@ extension CarriedValues {
                     do {
                         try types[index].store(decoding: text, into: &builder)
                     } catch {
-                        let reason = CarrierRejection.Reason.undecodable(
+                        let reason = PropagationRejection.Reason.undecodable(
                             typeName: "\(types[index])", message: "\(error)")
                         rejections.append(rejection(index, reason, arrival, scratch))
                     }
@@ -347,11 +348,11 @@ extension CarriedValues {
 
     /// The text of a present field, or why it has none.
     private func text(
-        of field: ArrivedField, from source: TextSource, in scratch: inout CarrierScratch
-    ) -> Result<String, CarrierRejection.Reason> {
+        of field: ArrivedField, from source: TextSource, in scratch: inout PropagationScratch
+    ) -> Result<String, PropagationRejection.Reason> {
         switch source {
         case .unescaped:
-            return CarrierEscaping.text(of: field.raw, in: &scratch)
+            return PropagationEscaping.text(of: field.raw, in: &scratch)
         case .signed:
             guard let decoded = field.decoded else { return .failure(.unsigned) }
             if decoded.count == field.raw.count {
@@ -364,18 +365,18 @@ extension CarriedValues {
 
     /// The report of the listed type at `index`'s field, dropped for `reason`.
     private func rejection(
-        _ index: Int, _ reason: CarrierRejection.Reason, _ arrival: borrowing Arrival,
-        _ scratch: borrowing CarrierScratch
-    ) -> CarrierRejection {
+        _ index: Int, _ reason: PropagationRejection.Reason, _ arrival: borrowing Arrival,
+        _ scratch: borrowing PropagationScratch
+    ) -> PropagationRejection {
         scratch.withBytes(arrival.fields[index].raw) {
-            CarrierRejection(field: fieldNames[index], reason: reason, bytes: $0)
+            PropagationRejection(field: fieldNames[index], reason: reason, bytes: $0)
         }
     }
 
     /// Reports every present field dropped for `reason`; the signature too when it came alone.
     private func rejectAll(
-        _ reason: CarrierRejection.Reason, _ arrival: borrowing Arrival, _ scratch: borrowing CarrierScratch,
-        into rejections: inout [CarrierRejection]
+        _ reason: PropagationRejection.Reason, _ arrival: borrowing Arrival, _ scratch: borrowing PropagationScratch,
+        into rejections: inout [PropagationRejection]
     ) {
         var anyPresent = false
         for index in arrival.fields.indices where arrival.fields[index].state == .present {
@@ -385,7 +386,7 @@ extension CarriedValues {
         if !anyPresent, arrival.signature.state == .present {
             rejections.append(
                 scratch.withBytes(arrival.signature.raw) {
-                    CarrierRejection(field: signatureField, reason: reason, bytes: $0)
+                    PropagationRejection(field: signatureField, reason: reason, bytes: $0)
                 })
         }
     }
@@ -395,21 +396,21 @@ extension CarriedValues {
     /// over the message built in `scratch`, from the bytes as they arrived: no text is made
     /// for a field before its signature holds.
     private func verify(
-        _ arrival: inout Arrival, _ scratch: inout CarrierScratch, with verifier: CarrierTrust.Verifier,
-        limits: CarrierLimits, field: (String) -> String?
-    ) -> CarrierRejection.Reason? {
+        _ arrival: inout Arrival, _ scratch: inout PropagationScratch, with verifier: PropagationTrust.Verifier,
+        limits: PropagationLimits, field: (String) -> String?
+    ) -> PropagationRejection.Reason? {
         let raw = arrival.signature.raw
-        var parsed = CarrierSignature.parse(raw, in: scratch)
+        var parsed = PropagationSignature.parse(raw, in: scratch)
         // A '%' is in none of a signature's parts, so one that parses as it arrived has none;
         // one that does not may have been escaped by a hop: read the text it escapes.
         if case .failure = parsed, scratch.withBytes(raw, { $0.contains(UInt8(ascii: "%")) }) {
-            guard case .success(let count) = scratch.withBytes(raw, CarrierEscaping.unescapedCount) else {
+            guard case .success(let count) = scratch.withBytes(raw, PropagationEscaping.unescapedCount) else {
                 return .malformedSignature("invalid characters")
             }
-            parsed = CarrierSignature.parse(
-                CarrierEscaping.appendUnescaped(raw, count: count, to: &scratch), in: scratch)
+            parsed = PropagationSignature.parse(
+                PropagationEscaping.appendUnescaped(raw, count: count, to: &scratch), in: scratch)
         }
-        let signature: CarrierSignature
+        let signature: PropagationSignature
         switch parsed {
         case .success(let value): signature = value
         case .failure(let reason): return reason
@@ -455,15 +456,16 @@ extension CarriedValues {
                 count += 1
             }
             let messageStart = scratch.count
-            CarrierSignature.appendMessageHead(
+            PropagationSignature.appendMessageHead(
                 keyID: signature.keyID, expiry: signature.expiry, expiryDigits: signature.expiryDigits, to: &scratch)
             for listed in fields[..<count] {
-                guard case .success(let length) = scratch.withBytes(listed.raw, CarrierEscaping.unescapedCount) else {
+                guard case .success(let length) = scratch.withBytes(listed.raw, PropagationEscaping.unescapedCount)
+                else {
                     return .signatureMismatch  // unreadable: the code cannot cover it
                 }
-                CarrierSignature.appendMessageField(name: listed.name, count: length, to: &scratch)
-                let decoded = CarrierEscaping.appendUnescaped(listed.raw, count: length, to: &scratch)
-                CarrierSignature.appendMessageFieldEnd(to: &scratch)
+                PropagationSignature.appendMessageField(name: listed.name, count: length, to: &scratch)
+                let decoded = PropagationEscaping.appendUnescaped(listed.raw, count: length, to: &scratch)
+                PropagationSignature.appendMessageFieldEnd(to: &scratch)
                 if let index = listed.index { arrival.fields[index].decoded = decoded }
             }
             let message = messageStart..<scratch.count
@@ -488,10 +490,10 @@ extension CarriedValues {
     }
 
     /// Where the raw text of a listed field this receiver does not know is (copied into
-    /// `scratch` from the carrier), or `nil` when it is missing, repeated, over the limit or
+    /// `scratch` from the transport), or `nil` when it is missing, repeated, over the limit or
     /// the signature itself.
     private func unknownField(
-        _ name: Range<Int>, arrival: Arrival, scratch: inout CarrierScratch, limits: CarrierLimits,
+        _ name: Range<Int>, arrival: Arrival, scratch: inout PropagationScratch, limits: PropagationLimits,
         field: (String) -> String?
     ) -> Range<Int>? {
         guard !scratch.equal(name, signatureFieldBytes) else { return nil }

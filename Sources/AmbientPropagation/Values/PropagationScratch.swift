@@ -2,6 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
+
 // Why: a request's decode works in one allocation, whatever it carries.
 
 /// The bytes one decode or one signature works on, in one buffer: what arrived (each
@@ -10,7 +11,7 @@ import AmbientProviders
 /// invalidates nothing; every read is bounds-checked against what was written. It starts in
 /// a buffer the caller lends (on the stack: ``withScratch(_:)``) and moves to the heap only
 /// when that is full; freed when the decode ends. A request carrying nothing never makes one.
-struct CarrierScratch: ~Copyable {
+struct PropagationScratch: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>?
     /// How many bytes were written.
     private(set) var count = 0
@@ -29,9 +30,9 @@ struct CarrierScratch: ~Copyable {
     }
 
     /// Calls `body` with a scratch that starts in ``stackBytes`` of stack.
-    static func withScratch<Result>(_ body: (inout CarrierScratch) -> Result) -> Result {
+    static func withScratch<Result>(_ body: (inout PropagationScratch) -> Result) -> Result {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: stackBytes) { buffer in
-            var scratch = CarrierScratch(lending: buffer)
+            var scratch = PropagationScratch(lending: buffer)
             return body(&scratch)
         }
     }
@@ -97,7 +98,7 @@ struct CarrierScratch: ~Copyable {
     @discardableResult
     mutating func appendCopy(of range: Range<Int>) -> Range<Int> {
         precondition(
-            range.lowerBound >= 0 && range.upperBound <= count, "CarrierScratch: \(range) is past \(count)")
+            range.lowerBound >= 0 && range.upperBound <= count, "PropagationScratch: \(range) is past \(count)")
         let start = count
         if !range.isEmpty {
             reserve(range.count)
@@ -135,7 +136,7 @@ struct CarrierScratch: ~Copyable {
 
     subscript(offset: Int) -> UInt8 {
         precondition(
-            offset >= 0 && offset < count, "CarrierScratch: offset \(offset) is past the \(count) bytes written")
+            offset >= 0 && offset < count, "PropagationScratch: offset \(offset) is past the \(count) bytes written")
         return base.unsafelyUnwrapped[offset]
     }
 
@@ -145,7 +146,8 @@ struct CarrierScratch: ~Copyable {
     ) rethrows
         -> Result
     {
-        precondition(range.lowerBound >= 0 && range.upperBound <= count, "CarrierScratch: \(range) is past \(count)")
+        precondition(
+            range.lowerBound >= 0 && range.upperBound <= count, "PropagationScratch: \(range) is past \(count)")
         return try body(UnsafeBufferPointer(start: base.map { $0 + range.lowerBound }, count: range.count))
     }
 

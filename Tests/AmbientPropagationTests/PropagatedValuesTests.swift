@@ -7,15 +7,15 @@ import Foundation
 import Testing
 
 /// A carriable value whose encoding is its text as is: exercises the escaping.
-struct Note: CarriableValue, Equatable {
+struct Note: PropagatableValue, Equatable {
     var text: String
     static var defaultValue: Note { Note(text: "default") }
-    static var carrierKey: String { "Note" }
-    var carrierEncoding: String? { text }
+    static var propagationKey: String { "Note" }
+    var propagationEncoding: String? { text }
     init(text: String) { self.text = text }
-    init(carrierEncoding: String) throws {
-        guard !carrierEncoding.isEmpty else { throw EmptyNote() }
-        text = carrierEncoding
+    init(propagationEncoding: String) throws {
+        guard !propagationEncoding.isEmpty else { throw EmptyNote() }
+        text = propagationEncoding
     }
 
     struct EmptyNote: Error, CustomStringConvertible {
@@ -24,17 +24,17 @@ struct Note: CarriableValue, Equatable {
 }
 
 /// A carrier key that is not ASCII but lowercases to ASCII ("\u{212A}" is the Kelvin sign).
-struct KelvinNote: CarriableValue {
+struct KelvinNote: PropagatableValue {
     static var defaultValue: KelvinNote { KelvinNote() }
-    static var carrierKey: String { "\u{212A}elvin" }
-    var carrierEncoding: String? { nil }
+    static var propagationKey: String { "\u{212A}elvin" }
+    var propagationEncoding: String? { nil }
     init() {}
-    init(carrierEncoding: String) throws {}
+    init(propagationEncoding: String) throws {}
 }
 
-@Suite("CarriedValues: ambient values as strings")
-struct CarriedValuesTests {
-    let carried = CarriedValues(Clock.self, Note.self)
+@Suite("PropagatedValues: ambient values as strings")
+struct PropagatedValuesTests {
+    let carried = PropagatedValues(Clock.self, Note.self)
 
     @Test func onlyInjectedValuesTravelAndTheLiveClockStaysBehind() {
         #expect(carried.encode(InjectionContext()).isEmpty)
@@ -42,7 +42,7 @@ struct CarriedValuesTests {
         let fields = withInjected(Note(text: "hi"), Tag("not carried")) { carried.encode(.current) }
         #expect(fields == ["ambient-note": "hi"])
         #expect(carried.key(for: Note.self) == "ambient-note")
-        #expect("\(carried)" == "CarriedValues(ambient-clock: Clock, ambient-note: Note)")
+        #expect("\(carried)" == "PropagatedValues(ambient-clock: Clock, ambient-note: Note)")
     }
 
     @Test func aFixedClockArrivesBitForBit() throws {
@@ -91,7 +91,7 @@ struct CarriedValuesTests {
 
     @Test func aBadFieldIsATypedErrorNamingTheFieldTheTypeAndTheReason() {
         #expect(
-            throws: CarrierRejection(
+            throws: PropagationRejection(
                 field: "ambient-clock",
                 reason: .undecodable(
                     typeName: "Clock", message: "expected fixed:<seconds since 2001>, such as fixed:0.0"),
@@ -100,7 +100,9 @@ struct CarriedValuesTests {
             try carried.decode(["ambient-clock": "noon", "ambient-note": "fine"], trusting: .anySender)
         }
         for bad in ["fixed:", "fixed:abc", "fixed:inf", "fixed:nan", "live", ""] {
-            #expect(throws: CarrierRejection.self) { try carried.decode(["ambient-clock": bad], trusting: .anySender) }
+            #expect(throws: PropagationRejection.self) {
+                try carried.decode(["ambient-clock": bad], trusting: .anySender)
+            }
         }
         do {
             _ = try carried.decode(["ambient-note": "%E2%28%A1"], trusting: .anySender)  // not UTF-8
@@ -114,11 +116,11 @@ struct CarriedValuesTests {
                     + "a % not followed by two hex digits, or not UTF-8)")
         }
         for bad in ["%", "%4", "%G1", "ok%", "with space", "tab\t", "quote\"", "back\\slash", "semi;colon", "ünï"] {
-            #expect(throws: CarrierRejection(field: "ambient-note", reason: .invalidEscape, arrived: bad)) {
+            #expect(throws: PropagationRejection(field: "ambient-note", reason: .invalidEscape, arrived: bad)) {
                 try carried.decode(["ambient-note": bad], trusting: .anySender)
             }
         }
-        #expect(throws: CarrierRejection.self) { try carried.decode(["ambient-note": ""], trusting: .anySender) }
+        #expect(throws: PropagationRejection.self) { try carried.decode(["ambient-note": ""], trusting: .anySender) }
     }
 
     @Test func aHeaderRepeatedAndJoinedWithACommaIsADuplicateNeverAGuess() {
@@ -170,14 +172,14 @@ struct CarriedValuesTests {
     /// copied): whichever of the fields arrive, long or short, within the limit or past it,
     /// the result is what the lookup path makes of the same request.
     @Test func everySubsetOfFieldsIsReadAsItsLookupsWouldReadIt() {
-        let limits = CarrierLimits(maximumFieldBytes: 40)
+        let limits = PropagationLimits(maximumFieldBytes: 40)
         let candidates: [[String: String]] = [
             ["ambient-clock": "fixed:7.0"], ["ambient-clock": "noon"],
             ["ambient-note": "n"], ["ambient-note": String(repeating: "long ", count: 6)],
             ["ambient-note": String(repeating: "x", count: 41)],
             ["ambient-signature": "v1:k:1:ambient-note:" + String(repeating: "0", count: 64)],
         ]
-        func describe(_ decoded: (context: InjectionContext, rejections: [CarrierRejection])) -> String {
+        func describe(_ decoded: (context: InjectionContext, rejections: [PropagationRejection])) -> String {
             let clock = decoded.context[Clock.self].map { _ in decoded.context.run { "\(Clock.current.now)" } }
             return "\(clock ?? "-") \(decoded.context[Note.self]?.text ?? "-") \(decoded.rejections)"
         }
@@ -186,7 +188,7 @@ struct CarriedValuesTests {
             for (bit, candidate) in candidates.enumerated() where mask & (1 << bit) != 0 {
                 fields.merge(candidate) { _, new in new }
             }
-            for trust in [CarrierTrust.anySender, .nobody] {
+            for trust in [PropagationTrust.anySender, .nobody] {
                 let onePass = carried.decodeSkippingInvalid(fields, trusting: trust, limits: limits)
                 let lookups = carried.decodeSkippingInvalid(trusting: trust, limits: limits) { fields[$0] }
                 #expect(describe(onePass) == describe(lookups), "\(fields)")
@@ -196,7 +198,7 @@ struct CarriedValuesTests {
 
     @Test(arguments: ["", "X-Corp-"])
     func anyPrefixIsReadAsItsLookupsWouldReadIt(prefix: String) throws {
-        let carried = CarriedValues(Clock.self, Note.self, keyPrefix: prefix)
+        let carried = PropagatedValues(Clock.self, Note.self, keyPrefix: prefix)
         let fields = carried.encode(InjectionContext().injecting(Note(text: "n")))
         #expect(fields == ["\(prefix.lowercased())note": "n"])
         #expect(try carried.decode(fields, trusting: .anySender)[Note.self] == Note(text: "n"))
@@ -206,14 +208,14 @@ struct CarriedValuesTests {
 
     @Test func fieldNamesMustBeHeaderNames() async {
         await #expect(processExitsWith: .failure) {
-            _ = CarriedValues(Note.self, keyPrefix: "bad prefix ")
+            _ = PropagatedValues(Note.self, keyPrefix: "bad prefix ")
         }
         await #expect(processExitsWith: .failure) {
-            _ = CarriedValues(Note.self, Note.self)
+            _ = PropagatedValues(Note.self, Note.self)
         }
         // Checked as written, not lowercased: the Kelvin sign lowercases to an ASCII "k".
         await #expect(processExitsWith: .failure) {
-            _ = CarriedValues(KelvinNote.self)
+            _ = PropagatedValues(KelvinNote.self)
         }
     }
 }
