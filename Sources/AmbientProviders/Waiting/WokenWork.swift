@@ -472,12 +472,12 @@ final class WokenWork: @unchecked Sendable {
     /// marker on its way through the main queue), with how many waits each: a job the main
     /// actor enqueues meanwhile that nothing else names (a main-actor task's first hop to
     /// the global executor: it was started there, where no hook sees) is one of theirs.
-    private static let mainWaiters = Locked<[ObjectIdentifier: (work: WokenWork, count: Int)]>([:])
+    private static let mainWaiters = Locked(CountedEntries<ObjectIdentifier>())
 
     /// An object waiting for the main actor, when this code runs as a main-actor job.
     private static func awaitingMain() -> WokenWork? {
         guard isOnMainQueue else { return nil }
-        return mainWaiters.withLock { $0.first?.value.work }
+        return mainWaiters.withLock { $0.entries.first?.value.work }
     }
 
     /// From now until the matching ``doneWaitingForMain()``, what the main actor sends to
@@ -485,20 +485,12 @@ final class WokenWork: @unchecked Sendable {
     /// through the main queue from now on.
     func waitForMain() {
         state.withLock { $0.usesMain = true }
-        Self.mainWaiters.withLock { $0[ObjectIdentifier(self), default: (self, 0)].count += 1 }
+        Self.mainWaiters.withLock { $0.add(ObjectIdentifier(self), self) }
     }
 
     /// Ends one ``waitForMain()``.
     func doneWaitingForMain() {
-        let ended = Self.mainWaiters.withLock { waiters -> WokenWork? in
-            let id = ObjectIdentifier(self)
-            guard let entry = waiters[id] else { return nil }
-            if entry.count > 1 {
-                waiters[id]?.count -= 1
-                return nil
-            }
-            return waiters.removeValue(forKey: id)?.work
-        }
+        let ended = Self.mainWaiters.withLock { $0.remove(ObjectIdentifier(self)) }
         _ = ended  // released here, after the lock
     }
 
@@ -507,7 +499,7 @@ final class WokenWork: @unchecked Sendable {
     /// through it. A task that leaves a default actor while jobs are queued there hands
     /// them to a drain it schedules right then, on the global executor, as the current
     /// task: that drain is this object's work.
-    private static let leavers = Locked<[UInt64: (work: WokenWork, count: Int)]>([:])
+    private static let leavers = Locked(CountedEntries<UInt64>())
 
     /// One task's registration as leaving an actor for a `WokenWork`: ``end()`` it once
     /// back on the actor (or past it).
@@ -517,14 +509,7 @@ final class WokenWork: @unchecked Sendable {
         /// Ends the registration.
         func end() {
             guard task != 0 else { return }
-            let ended = WokenWork.leavers.withLock { leavers -> WokenWork? in
-                guard let entry = leavers[task] else { return nil }
-                if entry.count > 1 {
-                    leavers[task]?.count -= 1
-                    return nil
-                }
-                return leavers.removeValue(forKey: task)?.work
-            }
+            let ended = WokenWork.leavers.withLock { $0.remove(task) }
             _ = ended  // released here, after the lock
         }
     }
@@ -537,7 +522,7 @@ final class WokenWork: @unchecked Sendable {
     func leavingActor() -> LeavingActor {
         let task = Self.currentTaskID
         guard task != 0 else { return LeavingActor(task: 0) }
-        Self.leavers.withLock { $0[task, default: (self, 0)].count += 1 }
+        Self.leavers.withLock { $0.add(task, self) }
         return LeavingActor(task: task)
     }
 
@@ -548,7 +533,7 @@ final class WokenWork: @unchecked Sendable {
         let jobTask = _ambientJobTaskId(job)
         let task = jobTask != 0 ? jobTask : currentTaskID
         guard task != 0 else { return nil }
-        return leavers.withLock { $0.isEmpty ? nil : $0[task]?.work }
+        return leavers.withLock { $0.entries.isEmpty ? nil : $0.entries[task]?.work }
     }
 
     /// Drops every task this object counted: its clock is gone.
@@ -685,6 +670,28 @@ final class WokenWork: @unchecked Sendable {
     private static var current: Unmanaged<WokenWork>? {
         get { working.current }
         set { working.current = newValue }
+    }
+}
+
+/// `WokenWork`s by key, each with how many registrations hold it: a registration made
+/// twice is ended twice.
+private struct CountedEntries<Key: Hashable & Sendable>: Sendable {
+    var entries: [Key: (work: WokenWork, count: Int)] = [:]
+
+    /// One more registration of `work` under `key`.
+    mutating func add(_ key: Key, _ work: WokenWork) {
+        entries[key, default: (work, 0)].count += 1
+    }
+
+    /// Ends one registration under `key`; returns the work when that was the last (release
+    /// it after the lock).
+    mutating func remove(_ key: Key) -> WokenWork? {
+        guard let entry = entries[key] else { return nil }
+        if entry.count > 1 {
+            entries[key]?.count -= 1
+            return nil
+        }
+        return entries.removeValue(forKey: key)?.work
     }
 }
 
