@@ -61,6 +61,17 @@ open class InjectingTestCase: XCTestCase {
         nil
     }
 
+    /// Whether strict mode also holds on every thread and task no scope reached (an event
+    /// loop's callback no middleware bound, a queue the code did not carry to), through a
+    /// process-wide scope (`withInjectedProcessWide`): `false` (the default) keeps it to the
+    /// test's scope. Read on the main actor, as ``strictModeAllowing`` is; only with strict
+    /// mode on. A process-wide scope is exclusive, and such a thread belongs to no test: a
+    /// read there by other work running at the same time is reported to this test too.
+    @MainActor
+    open var strictModeOnEveryThread: Bool {
+        false
+    }
+
     /// Runs the test method inside ``injections`` (and strict mode, if on).
     override open func invokeTest() {
         // Reports from Ambient's test tools (a TestClock that cannot settle, say) fail the
@@ -68,7 +79,9 @@ open class InjectingTestCase: XCTestCase {
         // XCTest calls this on the main thread, where `injections` (main-actor-isolated) is
         // read; `assumeIsolated` checks it. The test case object stays on this thread.
         nonisolated(unsafe) let test = self
-        let (injected, allowing) = MainActor.assumeIsolated { (test.injections, test.strictModeAllowing) }
+        let (injected, allowing, everyThread) = MainActor.assumeIsolated {
+            (test.injections, test.strictModeAllowing, test.strictModeOnEveryThread)
+        }
         let pendingWork = PendingWorkCheck()
         var context = InjectionContext().injecting(IssueReporter.xcTest(testName: name, checking: pendingWork))
             .injecting(contentsOf: injected)
@@ -91,7 +104,12 @@ open class InjectingTestCase: XCTestCase {
             FileHandle.standardError.write(Data("\(location)warning: \(name): \(message)\n".utf8))
         }
         defer { unscoped.map(UnscopedReads.unregister) }
-        context.run { super.invokeTest() }
+        if everyThread, let strict = context[StrictMode.self], strict.isEnabled {
+            // On the main thread, in no task: the blocking form may wait for its turn.
+            withInjectedProcessWide(strict) { context.run { super.invokeTest() } }
+        } else {
+            context.run { super.invokeTest() }
+        }
         // The background work the test left pending (queues made where its reporter is current).
         if let report = pendingWork.report() { XCTFail("\(name): \(report)") }
     }

@@ -20,8 +20,32 @@ extension Trait where Self == InjectionTrait {
     ///     }
     /// }
     /// ```
-    public static func strict(allowing allowed: [any Injectable.Type] = []) -> Self {
-        InjectionTrait { context, test, recorder in
+    ///
+    /// Strict mode holds in the test's scope: its task, the tasks it starts, and the work
+    /// carried from there. A read on a thread no scope reached — an event loop's callback
+    /// that no middleware bound, a queue or thread the code did not carry to — is outside
+    /// it. With `everyThread`, the test's strict mode also holds there, through a
+    /// process-wide scope (`withInjectedProcessWide`): each such read is reported to the
+    /// test like any other, held until one of Ambient's waits returns in the test's task,
+    /// ``recordHeldReports()``, or the end of the test.
+    ///
+    /// ```swift
+    /// @Suite(.serialized) struct RouteTests {
+    ///     @Test(.strict(allowing: [Clock.self], everyThread: true))
+    ///     func theFutureRouteFakesEverything() async throws {
+    ///         try await app.testing(method: .inMemory).test(.GET, "report") { _ in }
+    ///         recordHeldReports()   // the route's reads on the event loop, recorded here
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A process-wide scope is exclusive (tests that ask for it run one after the other),
+    /// and a thread with no scope belongs to no test: a read there made by another test
+    /// running beside this one is reported to this one too. Run such tests in a process where
+    /// nothing else runs unscoped work at the same time: `swift test --filter RouteTests
+    /// --no-parallel`.
+    public static func strict(allowing allowed: [any Injectable.Type] = [], everyThread: Bool = false) -> Self {
+        InjectionTrait(strictOnEveryThread: everyThread) { context, test, recorder in
             let reported = LiveReadLog()
             let location = test.sourceLocation
             return context.injecting(

@@ -7,7 +7,7 @@ import Testing
 
 /// A Swift Testing trait that injects ambient values around a test — or around every test
 /// of a suite — for exactly the test's body. Create it with ``Testing/Trait/injecting(_:)-(()->A)``
-/// or, for strict mode, ``Testing/Trait/strict(allowing:)``.
+/// or, for strict mode, ``Testing/Trait/strict(allowing:everyThread:)``.
 ///
 /// ```swift
 /// @Suite(.injecting(Defaults.inMemory(["defaultColour": "Red"])))
@@ -38,6 +38,17 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
     /// Builds the test's context on top of the current one, with the recorder of the test
     /// case's reports; called once per test case.
     let inject: @Sendable (InjectionContext, Test, TestIssueRecorder) async throws -> InjectionContext
+    /// Whether the test's strict mode also holds on every thread and task no scope reached,
+    /// through a process-wide scope (``Testing/Trait/strict(allowing:everyThread:)``).
+    var strictOnEveryThread = false
+
+    init(
+        strictOnEveryThread: Bool = false,
+        inject: @escaping @Sendable (InjectionContext, Test, TestIssueRecorder) async throws -> InjectionContext
+    ) {
+        self.inject = inject
+        self.strictOnEveryThread = strictOnEveryThread
+    }
 
     /// Applies to every test in a suite it is attached to.
     public var isRecursive: Bool {
@@ -84,7 +95,13 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
             recorder.record(Comment(rawValue: message), at: location, severity: .warning)
         }
         defer { unscoped.map(UnscopedReads.unregister) }
-        try await injected.run { try await function() }
+        guard strictOnEveryThread, let strict = injected[StrictMode.self], strict.isEnabled else {
+            return try await injected.run { try await function() }
+        }
+        // The test's strict mode, process-wide: what no scope reached reads it too.
+        try await withInjectedProcessWide(strict) { () async throws in
+            try await injected.run { try await function() }
+        }
     }
 }
 

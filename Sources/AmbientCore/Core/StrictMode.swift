@@ -32,7 +32,7 @@ import _AmbientShims
 /// | strict mode injected by | checks reads in |
 /// | --- | --- |
 /// | ``withInjected(_:operation:)``, AmbientTesting's `.strict()` trait, `InjectingTestCase` | the test's task, its child tasks, and work carried there with `bind`/`run` |
-/// | ``withInjectedProcessWide(_:isolation:operation:)`` | also every thread and task with no binding of its own: the `DispatchQueue` block or `Thread` someone forgot to `bind` |
+/// | ``withInjectedProcessWide(_:isolation:operation:)``, AmbientTesting's `.strict(allowing:everyThread:)` with `everyThread`, `InjectingTestCase`'s `strictModeOnEveryThread` | also every thread and task with no binding of its own: the `DispatchQueue` block or `Thread` someone forgot to `bind`, an event loop's callback no middleware bound |
 ///
 /// The process-wide form catches the forgotten `bind`, which the first cannot (that code
 /// never sees the test's context). Like every process-wide scope it is exclusive, and

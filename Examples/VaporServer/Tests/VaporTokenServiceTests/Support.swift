@@ -18,13 +18,20 @@ let testKey = try! PropagationSigningKey(id: "test", secret: Array("a test key, 
 let otherKey = try! PropagationSigningKey(id: "test", secret: Array("another key that is 32 bytes long".utf8))
 
 /// Runs `body` with the token service, set up with `capturing` and trusting `testKey`, and
-/// shuts it down after.
+/// shuts it down after. Without `middleware`, the app has Vapor's default middleware only,
+/// as an app that never added `AmbientMiddleware` has.
 func withTokenService<R>(
-    capturing: InjectionContext? = nil, _ body: (Application) async throws -> R
+    capturing: InjectionContext? = nil, middleware: Bool = true, _ body: (Application) async throws -> R
 ) async throws -> R {
     let app = try await Application.make(.testing)
     app.http.server.configuration.port = 0
     app.configureTokenService(capturing: capturing, keys: [testKey])
+    if !middleware {
+        var defaults = Middlewares()
+        defaults.use(RouteLoggingMiddleware(logLevel: .info))
+        defaults.use(ErrorMiddleware.default(environment: app.environment))
+        app.middleware = defaults
+    }
     do {
         let result = try await body(app)
         try await app.asyncShutdown()
