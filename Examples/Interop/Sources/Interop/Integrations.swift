@@ -75,7 +75,7 @@ func serve(headers: [String: String]) -> String {
     }
 }
 
-// Sources/Ambient/Ambient.docc/Integrations.md:206
+// Sources/Ambient/Ambient.docc/Integrations.md:213
 import Clocks  // swift-clocks (swift-dependencies re-exports it)
 import Dependencies  // swift-dependencies
 #if canImport(os)
@@ -105,7 +105,7 @@ func names() async throws -> [String] {
     return ["\(appLog)", serverLog.label, "\(testClock)", "\(wrapped)", "\(ids())", "\(dependencyIDs())"]
 }
 
-// Sources/Ambient/Ambient.docc/Integrations.md:239
+// Sources/Ambient/Ambient.docc/Integrations.md:246
 // Or decide once per module: a declaration in your own module wins over every import.
 typealias AppLogger = Ambient.Logger
 
