@@ -11,7 +11,7 @@ extension PropagatedValues {
     /// accepts.
     ///
     /// ```swift
-    /// let context = try carried.decode(request.headers, trusting: .signed(by: [key]))
+    /// let context = try propagated.decode(request.headers, trusting: .signed(by: [key]))
     /// ```
     ///
     /// - Throws: The first ``PropagationRejection``; nothing is applied then.

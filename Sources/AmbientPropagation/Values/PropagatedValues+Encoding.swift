@@ -11,7 +11,7 @@ extension PropagatedValues {
     /// header names to values (with ``PropagationFormat/baggage``, one entry, `baggage`).
     ///
     /// ```swift
-    /// let headers = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
+    /// let headers = withInjected(Clock.fixed(noon)) { propagated.encode(.current, signingWith: signer) }
     /// ```
     public func encode(
         _ context: InjectionContext, as format: PropagationFormat = .fields,

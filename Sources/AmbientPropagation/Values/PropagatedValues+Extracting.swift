@@ -15,9 +15,9 @@ extension PropagatedValues {
     /// lookups of its fields and allocates nothing.
     ///
     /// ```swift
-    /// let carried = PropagatedValues(Clock.self, TenantFlags.self)
+    /// let propagated = PropagatedValues(Clock.self, TenantFlags.self)
     /// let reporter = RejectionReporter(report: RejectionReporter.logWarning)
-    /// let values = carried.extract(trusting: .nobody, onInvalid: reporter) { headers[$0] }
+    /// let values = propagated.extract(trusting: .nobody, onInvalid: reporter) { headers[$0] }
     /// ```
     ///
     /// Where both formats carry the same type, the field wins over the baggage entry.

@@ -13,14 +13,14 @@ import AmbientProviders
 /// and reported as a ``PropagationRejection``.
 ///
 /// ```swift
-/// let carried = PropagatedValues(Clock.self, FeatureFlags.self)
+/// let propagated = PropagatedValues(Clock.self, FeatureFlags.self)
 ///
 /// // The test, calling a server, signs with a key the server accepts (SwiftCrypto trait):
-/// let headers = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
+/// let headers = withInjected(Clock.fixed(noon)) { propagated.encode(.current, signingWith: signer) }
 /// // ["ambient-clock": "fixed:43200.0", "ambient-signature": "v1:test:…"]
 ///
 /// // The server, receiving them:
-/// let context = try carried.decode(headers, trusting: .signed(by: [testKey]))
+/// let context = try propagated.decode(headers, trusting: .signed(by: [testKey]))
 /// context.run { handle(request) }  // Clock.current.now == noon
 /// ```
 ///

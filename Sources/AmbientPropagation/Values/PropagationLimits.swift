@@ -12,7 +12,7 @@ import AmbientProviders
 /// ```swift
 /// var limits = PropagationLimits.default
 /// limits.maximumFieldBytes = 256  // this service's values are short
-/// let (context, rejections) = carried.decodeSkippingInvalid(headers, trusting: trust, limits: limits)
+/// let (context, rejections) = propagated.decodeSkippingInvalid(headers, trusting: trust, limits: limits)
 /// ```
 public struct PropagationLimits: Sendable, Hashable {
     /// The longest field (one `ambient-*` header, one baggage entry's value, or the

@@ -15,7 +15,7 @@ import Foundation
 /// to its `onInvalid`.
 ///
 /// ```swift
-/// let (context, rejections) = carried.decodeSkippingInvalid(headers, trusting: .signed(by: keys))
+/// let (context, rejections) = propagated.decodeSkippingInvalid(headers, trusting: .signed(by: keys))
 /// for rejection in rejections { log.warning("\(rejection)") }  // ambient-clock: not signed
 /// ```
 ///

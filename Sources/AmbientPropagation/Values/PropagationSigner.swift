@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```swift
 /// let signer = PropagationSigner.hmacSHA256(testKey)
-/// let headers = withInjected(Clock.fixed(noon)) { carried.encode(.current, signingWith: signer) }
+/// let headers = withInjected(Clock.fixed(noon)) { propagated.encode(.current, signingWith: signer) }
 /// // ["ambient-clock": "fixed:43200.0", "ambient-signature": "v1:test:1764043260:ambient-clock:…"]
 /// ```
 ///

@@ -18,7 +18,7 @@ import Foundation
 /// let internalHop = PropagationTrust.senders { field in field("x-internal-hop") == "mesh" }
 ///
 /// // A pipe to a child process this process started: nobody else can write to it.
-/// let context = try carried.decode(fieldsFromParent, trusting: .anySender)
+/// let context = try propagated.decode(fieldsFromParent, trusting: .anySender)
 /// ```
 ///
 /// Trust decides only whether propagated values are *applied*. What they may change is yours

@@ -14,7 +14,7 @@ import Foundation
 /// let report = RejectionReporter(maximumReports: 10, per: .seconds(60)) { rejection in
 ///     Logger.current.warning("dropped a propagated value", metadata: ["why": "\(rejection)"])
 /// }
-/// let (context, rejections) = carried.decodeSkippingInvalid(headers, trusting: trust)
+/// let (context, rejections) = propagated.decodeSkippingInvalid(headers, trusting: trust)
 /// rejections.forEach(report.callAsFunction)
 /// ```
 ///

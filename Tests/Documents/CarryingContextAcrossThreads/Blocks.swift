@@ -205,15 +205,15 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
 
 // Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:359
 @MainActor func block359() async throws {
-    let carried = PropagatedValues(Clock.self, Note.self)
+    let propagated = PropagatedValues(Clock.self, Note.self)
 
     // The test, about to start a child process:
     let fields = withInjected(Clock.fixed(noon), Note(text: "from the test")) {
-        carried.encode(.current)  // ["ambient-clock": "fixed:43200.0", "ambient-note": "from%20the%20test"]
+        propagated.encode(.current)  // ["ambient-clock": "fixed:43200.0", "ambient-note": "from%20the%20test"]
     }
 
     // The child, reading them from the pipe its parent gave it (nobody else can write there):
-    let received = try carried.decode(fields, trusting: .anySender)
+    let received = try propagated.decode(fields, trusting: .anySender)
     let seen = InjectionContext.current.injecting(contentsOf: received).run {
         (Clock.current.now, Note.current.text)
     }

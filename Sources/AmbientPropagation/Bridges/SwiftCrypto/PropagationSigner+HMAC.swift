@@ -13,7 +13,7 @@ extension PropagationSigner {
     ///
     /// ```swift
     /// let signer = PropagationSigner.hmacSHA256(try PropagationSigningKey(id: "test", base64: secret))
-    /// let headers = carried.encode(.current, signingWith: signer)
+    /// let headers = propagated.encode(.current, signingWith: signer)
     /// ```
     ///
     /// - Parameters:
