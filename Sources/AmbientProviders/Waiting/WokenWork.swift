@@ -495,8 +495,9 @@ final class WokenWork: @unchecked Sendable {
     }
 
     /// The tasks that are leaving an actor for this object now (by ID, with how many times
-    /// each): a settle called on an actor of the test's own, and the marker a settle sends
-    /// through it. A task that leaves a default actor while jobs are queued there hands
+    /// each): a caller of `advance`, `run` or `waitForSleepers` isolated to an actor other
+    /// than the main actor (a global actor, or the test's own), and the marker a settle sends
+    /// through that actor. A task that leaves a default actor while jobs are queued there hands
     /// them to a drain it schedules right then, on the global executor, as the current
     /// task: that drain is this object's work.
     private static let leavers = Locked(CountedEntries<UInt64>())
