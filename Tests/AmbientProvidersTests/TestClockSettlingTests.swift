@@ -216,6 +216,50 @@ struct TestClockSettlingTests {
         return seen
     }
 
+    /// The same from a test isolated to another actor: a global actor (shared by every test
+    /// isolated to it) and an actor of the test's own. The test's `Task { }`s run on that
+    /// actor; the receiver leaves it for the gate in place, handed the drain's thread, and
+    /// works 200 ms there before it suspends. The drain that runs it was scheduled as the test
+    /// left the actor to wait, and is counted: the advance waits for the receiver, which
+    /// passes the gate at the instant it opened. (Where that drain is not counted, the
+    /// advance moves time on while the receiver still works: every attempt.)
+    @SettlingGlobalActor @Test func aTaskLeavingAGlobalActorInPlaceIsWaitedForBeforeTimeMoves() async throws {
+        #expect(try await Self.leaveTheActorWhileTheTestWaits() == ["passed at 1.0 seconds"])
+    }
+
+    @Test func aTaskLeavingTheTestsOwnActorInPlaceIsWaitedForBeforeTimeMoves() async throws {
+        #expect(try await SettlingActor().leaveWhileTheTestWaits() == ["passed at 1.0 seconds"])
+    }
+
+    /// One run of the tests above, on the caller's actor: what passed the gate, and when.
+    static func leaveTheActorWhileTheTestWaits(
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> [String] {
+        let testClock = TestClock()
+        let gate = AsyncGate()
+        let passed = Locked<[String]>([])
+        let (receiver, sender) = withInjected(testClock.clock) {
+            (
+                Task {
+                    _ = isolation
+                    await Self.wait(at: gate, workingFirst: .milliseconds(200))
+                    passed.withLock { $0.append("passed at \(testClock.instant.offset)") }
+                },
+                Task {
+                    _ = isolation
+                    try await Clock.current.sleep(for: .seconds(1))
+                    gate.open()
+                }
+            )
+        }
+        try await testClock.waitForSleepers(timeout: .seconds(120))
+        await testClock.advance(by: .seconds(10))
+        let seen = passed.get()
+        _ = try await sender.value
+        await receiver.value
+        return seen
+    }
+
     @Test func workThatNeverSettlesIsReportedNotHung() async throws {
         let testClock = TestClock(settleTimeout: .milliseconds(200))
         let reports = Locked<[String]>([])
@@ -296,5 +340,17 @@ struct TestClockSettlingTests {
         #expect(messages.first?.contains("sleepers still pending after 10 deadlines") == true)
         forever.cancel()
         _ = try? await forever.value
+    }
+}
+
+/// A global actor some tests are isolated to.
+@globalActor actor SettlingGlobalActor {
+    static let shared = SettlingGlobalActor()
+}
+
+/// A test's own actor: the tasks made in its methods run on it.
+actor SettlingActor {
+    func leaveWhileTheTestWaits() async throws -> [String] {
+        try await TestClockSettlingTests.leaveTheActorWhileTheTestWaits()
     }
 }
