@@ -191,29 +191,9 @@ struct TestClockSettlingTests {
         Issue.record("the task was not waited for in any attempt: \(attempts)")
     }
 
-    /// One attempt of the test above: what passed the gate, and when.
+    /// One attempt of the test above, on the main actor: what passed the gate, and when.
     @MainActor private static func leaveTheMainActorWhileTheTestWaits() async throws -> [String] {
-        let testClock = TestClock()
-        let gate = AsyncGate()
-        let passed = Locked<[String]>([])
-        let (receiver, sender) = withInjected(testClock.clock) {
-            (
-                Task {
-                    await Self.wait(at: gate, workingFirst: .milliseconds(200))
-                    passed.withLock { $0.append("passed at \(testClock.instant.offset)") }
-                },
-                Task {
-                    try await Clock.current.sleep(for: .seconds(1))
-                    gate.open()
-                }
-            )
-        }
-        try await testClock.waitForSleepers(timeout: .seconds(120))
-        await testClock.advance(by: .seconds(10))
-        let seen = passed.get()
-        _ = try await sender.value
-        await receiver.value
-        return seen
+        try await leaveTheActorWhileTheTestWaits()
     }
 
     /// The same from a test isolated to another actor: a global actor (shared by every test
@@ -231,7 +211,7 @@ struct TestClockSettlingTests {
         #expect(try await SettlingActor().leaveWhileTheTestWaits() == ["passed at 1.0 seconds"])
     }
 
-    /// One run of the tests above, on the caller's actor: what passed the gate, and when.
+    /// One run of these tests, on the caller's actor: what passed the gate, and when.
     static func leaveTheActorWhileTheTestWaits(
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> [String] {
