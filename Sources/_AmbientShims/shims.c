@@ -218,6 +218,7 @@ static ambient_hazard_slot *ambient_hazard_claim(void) {
 #endif
 
 void *_Nullable _ambient_previous_enqueue_hook = NULL;
+long _ambient_hook_leavers = 0;
 void *_Nullable _ambient_log_channel = NULL;
 
 // AmbientTesting's entry point (IssueReporter.automatic). ELF: a weak reference, NULL unless

@@ -34,4 +34,18 @@ package enum EnqueueHookSlot {
     package static func setPrevious(_ hook: UnsafeMutableRawPointer?) {
         _ambient_previous_enqueue_hook_store(hook)
     }
+
+    /// Whether any task is registered as leaving an actor for a TestClock (acquire): while
+    /// none is, the hook need not look one up.
+    @inline(__always)
+    package static var hasLeavers: Bool {
+        _ambient_hook_leavers_load() != 0
+    }
+
+    /// Counts one registration of a task leaving an actor in (`1`, before it is made) or out
+    /// (`-1`, after it ends).
+    @inline(__always)
+    package static func countLeavers(_ delta: Int) {
+        _ambient_hook_leavers_add(delta)
+    }
 }

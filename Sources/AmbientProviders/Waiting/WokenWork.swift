@@ -511,6 +511,7 @@ final class WokenWork: @unchecked Sendable {
         func end() {
             guard task != 0 else { return }
             let ended = WokenWork.leavers.withLock { $0.remove(task) }
+            EnqueueHookSlot.countLeavers(-1)
             _ = ended  // released here, after the lock
         }
     }
@@ -523,6 +524,7 @@ final class WokenWork: @unchecked Sendable {
     func leavingActor() -> LeavingActor {
         let task = Self.currentTaskID
         guard task != 0 else { return LeavingActor(task: 0) }
+        EnqueueHookSlot.countLeavers(1)
         Self.leavers.withLock { $0.add(task, self) }
         return LeavingActor(task: task)
     }
@@ -531,10 +533,11 @@ final class WokenWork: @unchecked Sendable {
     /// is not a task's (an actor's drain) and the current task is that caller. (Not a task
     /// the caller makes: a settle's marker is made there, uncounted.)
     private static func leaving(_ job: UnownedJob) -> WokenWork? {
+        guard EnqueueHookSlot.hasLeavers else { return nil }
         let jobTask = _ambientJobTaskId(job)
         let task = jobTask != 0 ? jobTask : currentTaskID
         guard task != 0 else { return nil }
-        return leavers.withLock { $0.entries.isEmpty ? nil : $0.entries[task]?.work }
+        return leavers.withLock { $0.entries[task]?.work }
     }
 
     /// Drops every task this object counted: its clock is gone.

@@ -167,6 +167,19 @@ static inline void _ambient_previous_enqueue_hook_store(void *_Nullable hook) {
     __atomic_store_n(&_ambient_previous_enqueue_hook, hook, __ATOMIC_RELEASE);
 }
 
+/// How many tasks are registered as leaving an actor for a TestClock now: while it is 0,
+/// Ambient's hook skips the registry's lock for every job it does not count. Raised
+/// (release) before a registration is made, lowered after it ends; read with acquire.
+extern long _ambient_hook_leavers;
+
+static inline long _ambient_hook_leavers_load(void) {
+    return __atomic_load_n(&_ambient_hook_leavers, __ATOMIC_ACQUIRE);
+}
+
+static inline void _ambient_hook_leavers_add(long delta) {
+    __atomic_fetch_add(&_ambient_hook_leavers, delta, __ATOMIC_ACQ_REL);
+}
+
 /// The SwiftLog trait's channel (`SwiftLogChannelRegistration`, retained for the process's
 /// life), or NULL until AmbientProviders' logger registers it: read with acquire on each
 /// scope's check, published once by compare-and-swap.
