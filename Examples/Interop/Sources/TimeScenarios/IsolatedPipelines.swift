@@ -44,7 +44,7 @@ public enum TestPipeline: String, CaseIterable, Sendable {
     public func run(isolation: isolated (any Actor)? = #isolation) async throws -> [String] {
         let testClock = TestClock()
         let channel = AsyncChannel<Int>()
-        let received = Received()
+        let received = Collected<String>()
         let sends = sends
         let (consumer, producer) = withInjected(testClock.clock) {
             (
@@ -138,13 +138,4 @@ public enum TestIsolation: String, CaseIterable, Sendable {
 /// A test's own actor: the pipeline's tasks, made in its methods, run on it.
 actor PipelineActor {
     func run(_ pipeline: TestPipeline) async throws -> [String] { try await pipeline.run() }
-}
-
-/// What the consumer received, appended from its task.
-final class Received: @unchecked Sendable {
-    // @unchecked: `stored` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func append(_ value: String) { lock.withLock { stored.append(value) } }
-    var values: [String] { lock.withLock { stored } }
 }

@@ -80,7 +80,7 @@ public enum TimeScenario: String, CaseIterable, Sendable {
 func debounceRun<C>(_ c: ScenarioClock<C>, waitingForSleepers: Bool = false) async -> [Int] {
     await c.scope {
         let channel = AsyncChannel<Int>()
-        let output = Collected()
+        let output = Collected<Int>()
         let consumer = Task<Void, any Error> {
             for await value in channel.debounce(for: .milliseconds(300), clock: c.clock) { output.append(value) }
         }
@@ -108,7 +108,7 @@ func debounceRun<C>(_ c: ScenarioClock<C>, waitingForSleepers: Bool = false) asy
 func throttleRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
     await c.scope {
         let channel = AsyncChannel<Int>()
-        let output = Collected()
+        let output = Collected<Int>()
         let consumer = Task<Void, any Error> {
             for await value in channel._throttle(for: .milliseconds(300), clock: c.clock, latest: true) {
                 output.append(value)
@@ -132,7 +132,7 @@ func throttleRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
 /// A one-second timer, read by a task the test starts, over five seconds: five ticks.
 func timerRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
     await c.scope {
-        let output = Collected()
+        let output = Collected<Int>()
         let consumer = Task<Void, any Error> {
             var ticks = 0
             for await _ in AsyncTimerSequence(interval: .seconds(1), clock: c.clock) {
@@ -149,7 +149,7 @@ func timerRun<C>(_ c: ScenarioClock<C>) async -> [Int] {
 /// What was output when the one advance returned; then the tasks are cancelled (a run that
 /// went wrong must not leave a task asleep on its clock forever).
 func outputAfterOneAdvance<each Success>(
-    _ output: Collected, stopping tasks: repeat Task<each Success, any Error>
+    _ output: Collected<Int>, stopping tasks: repeat Task<each Success, any Error>
 ) async -> [Int] {
     let values = output.values
     for task in repeat each tasks {
@@ -186,12 +186,12 @@ public func wrongOutputs<Output: Equatable>(
 }
 
 /// Values appended from other tasks.
-final class Collected: @unchecked Sendable {
+final class Collected<Element: Sendable>: @unchecked Sendable {
     // @unchecked: `stored` is only touched with `lock` held.
     private let lock = NSLock()
-    private var stored: [Int] = []
-    func append(_ value: Int) { lock.withLock { stored.append(value) } }
-    var values: [Int] { lock.withLock { stored } }
+    private var stored: [Element] = []
+    func append(_ value: Element) { lock.withLock { stored.append(value) } }
+    var values: [Element] { lock.withLock { stored } }
 }
 
 /// Threads that spin until stopped: busy CPUs.

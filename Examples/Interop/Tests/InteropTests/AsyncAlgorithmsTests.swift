@@ -36,9 +36,17 @@ struct AsyncAlgorithmsTests {
     /// place runs on in the actor's drain (see `WokenWork`). Every run exact.
     @Test(arguments: TestPipeline.allCases, TestIsolation.allCases)
     func everyIsolationGivesTheExactOutput(pipeline: TestPipeline, isolation: TestIsolation) async throws {
-        let runs = Self.isolationRuns
-        let wrong = try await wrongOutputs(runs, expected: pipeline.expected) { try await isolation.run(pipeline) }
-        #expect(wrong.count == 0, "\(wrong.count) of \(runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
+        try await Self.expectEveryRunExact(pipeline) { try await isolation.run(pipeline) }
+    }
+
+    /// Runs `run` (one run of `pipeline`) `isolationRuns` times on the caller's actor, two
+    /// threads spinning, and expects every run's output exact.
+    static func expectEveryRunExact(
+        _ pipeline: TestPipeline, isolation: isolated (any Actor)? = #isolation,
+        _ run: () async throws -> [String]
+    ) async throws {
+        let wrong = try await wrongOutputs(isolationRuns, expected: pipeline.expected, run)
+        #expect(wrong.count == 0, "\(wrong.count) of \(isolationRuns) runs wrong, e.g. \(Array(wrong.prefix(3)))")
     }
 
     /// A `@MainActor` test (Xcode 26's default isolation) whose producer and consumer are
@@ -46,17 +54,13 @@ struct AsyncAlgorithmsTests {
     /// jobs: `waitForSleepers` and `advance`, called there, follow them.
     @MainActor @Test(arguments: TestPipeline.allCases)
     func aMainActorTestsOwnTasksAreFollowed(pipeline: TestPipeline) async throws {
-        let runs = Self.isolationRuns
-        let wrong = try await wrongOutputs(runs, expected: pipeline.expected) { try await pipeline.run() }
-        #expect(wrong.count == 0, "\(wrong.count) of \(runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
+        try await Self.expectEveryRunExact(pipeline) { try await pipeline.run() }
     }
 
     /// A test isolated to a global actor: its tasks run on that actor, which every such test
     /// shares, so a drain left from one run may still hold it as the next begins.
     @PipelineGlobalActor @Test(arguments: TestPipeline.allCases)
     func aGlobalActorTestsOwnTasksAreFollowed(pipeline: TestPipeline) async throws {
-        let runs = Self.isolationRuns
-        let wrong = try await wrongOutputs(runs, expected: pipeline.expected) { try await pipeline.run() }
-        #expect(wrong.count == 0, "\(wrong.count) of \(runs) runs wrong, e.g. \(Array(wrong.prefix(3)))")
+        try await Self.expectEveryRunExact(pipeline) { try await pipeline.run() }
     }
 }
