@@ -322,7 +322,7 @@ struct SignedCarryingTests {
     }
 }
 
-/// A second carriable type, for a sender that carries more than the receiver knows.
+/// A second propagatable type, for a sender that carries more than the receiver knows.
 struct Note: PropagatableValue, Equatable {
     var text: String
     static var defaultValue: Note { Note(text: "") }

@@ -6,7 +6,7 @@ import AmbientProviders
 import Foundation
 import Testing
 
-/// A carriable value whose encoding is its text as is: exercises the escaping.
+/// A propagatable value whose encoding is its text as is: exercises the escaping.
 struct Note: PropagatableValue, Equatable {
     var text: String
     static var defaultValue: Note { Note(text: "default") }

@@ -40,7 +40,7 @@ extension Clock: PropagatableValue {
     }
 }
 
-/// A `Clock` carrier encoding that is not `fixed:<seconds since 2001>`.
+/// A `Clock` propagation encoding that is not `fixed:<seconds since 2001>`.
 struct ClockEncodingError: Error, CustomStringConvertible {
     let encoding: String
     var description: String { "expected fixed:<seconds since 2001>, such as fixed:0.0" }

@@ -3,7 +3,7 @@
 import Ambient
 
 /// A tenant's feature flags. Looked up per request from the `x-tenant` header, and
-/// carriable, so a test can fix them for a server it calls (the `ambient-tenant-flags`
+/// propagatable, so a test can fix them for a server it calls (the `ambient-tenant-flags`
 /// header).
 public struct TenantFlags: PropagatableValue, Equatable, CustomStringConvertible {
     /// Tokens live a day instead of an hour.
