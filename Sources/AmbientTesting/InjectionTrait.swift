@@ -40,7 +40,7 @@ public struct InjectionTrait: TestTrait, SuiteTrait, TestScoping {
     let inject: @Sendable (InjectionContext, Test, TestIssueRecorder) async throws -> InjectionContext
     /// Whether the test's strict mode also holds on every thread and task no scope reached,
     /// through a process-wide scope (``Testing/Trait/strict(allowing:everyThread:)``).
-    var strictOnEveryThread = false
+    let strictOnEveryThread: Bool
 
     init(
         strictOnEveryThread: Bool = false,
