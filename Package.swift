@@ -25,6 +25,9 @@ let package = Package(
         // For code that makes its own types ambient and needs none of Ambient's providers.
         .library(name: "AmbientCore", targets: ["AmbientCore"]),
         .library(name: "AmbientTesting", targets: ["AmbientTesting"]),
+        // TestClock and the tracked and driven queues, for a target that tests with them and
+        // does not link AmbientTesting (a demo program); AmbientTesting re-exports it.
+        .library(name: "AmbientTestClock", targets: ["AmbientTestClock"]),
         .executable(name: "ambient-demo", targets: ["AmbientExample"]),
         // The server integrations: empty unless their traits are on.
         .library(name: "AmbientHummingbird", targets: ["AmbientHummingbird"]),
@@ -95,6 +98,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log", condition: .when(traits: ["SwiftLog"])),
             ]
         ),
+        // TestClock, the tracked and driven queues, the work they count and the runtime hook
+        // that counts it: behind AmbientProviders' seam (Seam/), so an app that never links
+        // this module carries none of it.
+        .target(
+            name: "AmbientTestClock",
+            dependencies: ["AmbientCore", "AmbientProviders"]
+        ),
         // Values as strings for other processes (wire format, trust, signing), and the
         // ServiceContext and swift-crypto bridges.
         .target(
@@ -129,14 +139,14 @@ let package = Package(
         // Swift Testing traits and XCTest helpers (both ship with the toolchain).
         .target(
             name: "AmbientTesting",
-            dependencies: ["Ambient", "_AmbientTestingShims"]
+            dependencies: ["Ambient", "AmbientTestClock", "_AmbientTestingShims"]
         ),
         // Runs AmbientTesting's set-up when a test program that links it loads: it follows
         // which XCTest test case is running, so `IssueReporter.automatic` can fail it.
         .target(name: "_AmbientTestingShims"),
         .executableTarget(
             name: "AmbientExample",
-            dependencies: ["Ambient"]
+            dependencies: ["Ambient", "AmbientTestClock"]
         ),
         // A test target per module, each testing it through what it makes visible (and the
         // modules below it), so one module's tests run alone (`swift test --filter
@@ -151,8 +161,13 @@ let package = Package(
             dependencies: ["AmbientCore", "AmbientProviders"]
         ),
         .testTarget(
+            name: "AmbientTestClockTests",
+            dependencies: ["AmbientCore", "AmbientProviders", "AmbientTestClock"]
+        ),
+        .testTarget(
             name: "AmbientPropagationTests",
-            dependencies: ["AmbientCore", "AmbientProviders", "AmbientPropagation"]
+            // AmbientTestClock: that a test clock arrives frozen at its current time.
+            dependencies: ["AmbientCore", "AmbientProviders", "AmbientPropagation", "AmbientTestClock"]
         ),
         // `import Ambient`: that the one import re-exports every layer.
         .testTarget(

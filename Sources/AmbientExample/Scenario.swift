@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Ambient
+import AmbientTestClock  // the injected run's TestClock
 import Foundation
 
 // Why: the demo's scenario, run live and injected, so the difference is visible.

@@ -4,4 +4,5 @@
 // reads ambient values uses: Ambient (the values it injects, `withInjected`) and Swift
 // Testing (`@Test`, `#expect`), as the README's and the articles' test blocks write them.
 @_exported import Ambient
+@_exported import AmbientTestClock
 @_exported import Testing

@@ -3,6 +3,7 @@
 import AmbientCore
 import AmbientPropagation
 import AmbientProviders
+import AmbientTestClock
 import Foundation
 import Testing
 

@@ -143,7 +143,7 @@ open class CarryingOperation: Operation, @unchecked Sendable {
     // `init`, then by the queue's `addOperation`) and read when it starts, which the queue
     // orders after.
     fileprivate nonisolated(unsafe) var carried = InjectionContext.current
-    private nonisolated(unsafe) var ticket: BackgroundWork.Ticket?
+    private nonisolated(unsafe) var ticket: WorkTicket?
 
     /// Makes the operation, inside the current scope until a carrying queue adds it.
     public override init() {
@@ -152,7 +152,7 @@ open class CarryingOperation: Operation, @unchecked Sendable {
 
     /// Called by ``CarryingOperationQueue`` as it adds the operation: the adder's scope,
     /// and the tracked or driven work that counts it until it has run.
-    func carry(_ context: InjectionContext, counting work: BackgroundWork?) {
+    func carry(_ context: InjectionContext, counting work: (any CountedWork)?) {
         carried = context
         if let replaced = ticket {
             replaced.started()

@@ -229,7 +229,7 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
     /// parallel on Dispatch's threads, each inside the caller's scope; on a driven queue,
     /// one index after the other in order, on this thread. Returns when all have.
     public static func concurrentPerform(iterations: Int, execute work: (Int) -> Void) {
-        if BackgroundQueue.current.state.object?.testClock != nil {
+        if BackgroundQueue.current.state.object?.isDriven == true {
             for index in 0..<iterations { work(index) }
             return
         }

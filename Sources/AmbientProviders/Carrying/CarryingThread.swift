@@ -48,7 +48,7 @@ public final class CarryingThread: @unchecked Sendable {
     /// The Foundation thread, for what this type does not forward.
     public let thread: Thread
     private let running: Running
-    private let work: BackgroundWork?
+    private let work: (any CountedWork)?
 
     /// A thread that will run `block` inside the current scope once started.
     public convenience init(
@@ -121,11 +121,11 @@ public final class CarryingThread: @unchecked Sendable {
 extension CarryingThread {
     /// A started thread's state, as its block and a blocking sleep in it see it: the count
     /// that waits for it, and the cancellation that wakes its sleep.
-    final class Running: Sendable {
+    package final class Running: Sendable {
         private struct State: Sendable {
             /// Set by `start()`, dropped when the block returns (the block's argument).
             var thread: CarryingThread?
-            var ticket: BackgroundWork.Ticket?
+            var ticket: WorkTicket?
             var cancelled = false
             /// Wakes the blocking sleep the thread is in.
             var wake: (@Sendable () -> Void)?
@@ -139,7 +139,7 @@ extension CarryingThread {
         }
 
         /// `start()` was called: counted by `work` from now.
-        func starting(_ thread: CarryingThread, countedBy work: BackgroundWork?) {
+        func starting(_ thread: CarryingThread, countedBy work: (any CountedWork)?) {
             let ticket = work?.admit(submission)
             state.withLock { state in
                 state.thread = thread
@@ -181,14 +181,14 @@ extension CarryingThread {
         }
 
         /// The count this thread's work is in, if any.
-        var ticket: BackgroundWork.Ticket? {
+        package var ticket: WorkTicket? {
             state.withLock { $0.ticket }
         }
 
         /// Runs `sleep` (which blocks) with `wake` called if the thread is cancelled
         /// meanwhile: at once if it already is. With `asleep` (until a test clock's instant,
         /// or a real-time one), the thread's count says so while it sleeps.
-        func sleeping(
+        package func sleeping(
             asleep waiting: Submission.Waiting? = nil, wakingWith wake: @escaping @Sendable () -> Void,
             _ sleep: () -> Void
         ) {
@@ -210,7 +210,7 @@ extension CarryingThread {
         /// The sleep the thread is in has ended, and the thread is about to be woken: its
         /// count says it runs again from here, before the thread itself gets to run (a wait
         /// that follows the wake-up waits for the thread rather than finding it asleep).
-        func woke() {
+        package func woke() {
             state.withLock { state in
                 guard state.wake != nil, let ticket = state.ticket else { return }
                 ticket.work.update(ticket.id, to: .running)
@@ -223,7 +223,7 @@ extension CarryingThread {
 
         /// The state of the `CarryingThread` whose block runs on this thread, if any
         /// (unretained: the running block keeps it alive while it is set).
-        static var current: Unmanaged<Running>? {
+        package static var current: Unmanaged<Running>? {
             get { slot.current }
             set { slot.current = newValue }
         }

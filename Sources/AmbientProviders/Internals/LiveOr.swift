@@ -15,7 +15,7 @@
 /// `Benchmarks/ab` rows "read: never injected, Region" against "…, Clock" measure the
 /// difference; ``Clock``'s own storage is an enum with several cases for the same reason.
 @usableFromInline
-enum LiveOr<Object: AnyObject & Sendable>: Sendable {
+package enum LiveOr<Object: Sendable>: Sendable {
     /// The live value.
     case live
     /// The provider's `current` wherever the value is used, not where it was made: what the
@@ -29,13 +29,13 @@ enum LiveOr<Object: AnyObject & Sendable>: Sendable {
 
     /// `object`, or `.live` for `nil`.
     @inlinable
-    init(_ object: Object?) {
+    package init(_ object: Object?) {
         if let object { self = .object(object) } else { self = .live }
     }
 
     /// Whether this is ``following``.
     @inlinable
-    var isFollowing: Bool {
+    package var isFollowing: Bool {
         if case .following = self { return true }
         return false
     }
@@ -43,14 +43,14 @@ enum LiveOr<Object: AnyObject & Sendable>: Sendable {
     /// The object, or `nil` for the live value; for ``following``, the object of `current` (the
     /// provider's current state, read only then), `nil` where that is live or following too.
     @inlinable
-    func resolved(following current: @autoclosure () -> LiveOr) -> Object? {
+    package func resolved(following current: @autoclosure () -> LiveOr) -> Object? {
         guard isFollowing else { return object }
         return current().object
     }
 
     /// The object, or `nil` for the live value.
     @inlinable
-    var object: Object? {
+    package var object: Object? {
         if case .object(let object) = self { return object }
         return nil
     }

@@ -6,11 +6,11 @@ import Foundation
 // theirs; one thread-specific slot, written once.
 
 /// One object per thread, unretained: whoever sets it keeps it alive while it is set.
-struct ThreadSlot<Object: AnyObject>: Sendable {
+package struct ThreadSlot<Object: AnyObject>: Sendable {
     private let key: pthread_key_t
 
     /// A new slot; `owner` names it in the trap if the system has no key left.
-    init(_ owner: StaticString) {
+    package init(_ owner: StaticString) {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
         precondition(status == 0, "\(owner): pthread_key_create failed (\(status))")
@@ -18,7 +18,7 @@ struct ThreadSlot<Object: AnyObject>: Sendable {
     }
 
     /// The running thread's object, if any.
-    var current: Unmanaged<Object>? {
+    package var current: Unmanaged<Object>? {
         get { pthread_getspecific(key).map { Unmanaged.fromOpaque($0) } }
         nonmutating set { pthread_setspecific(key, newValue?.toOpaque()) }
     }

@@ -79,18 +79,4 @@ struct FollowingCurrentTests {
         #expect(stub.requests.count == 1)
         #expect(kept.description == "NetworkSession.followingCurrent")
     }
-
-    @Test func aMainQueueFollowsTheScopeItIsUsedIn() async {
-        let kept = MainQueue.followingCurrent
-        let testClock = TestClock()
-        let ran = Locked(false)
-        withInjected(MainQueue.driven(by: testClock)) {
-            kept.asyncAfter(deadline: .now() + 5) { ran.withLock { $0 = true } }
-        }
-        await testClock.advance(by: .seconds(4))
-        #expect(!ran.withLock { $0 })
-        await testClock.advance(by: .seconds(1))
-        #expect(ran.withLock { $0 })
-        #expect(kept.description == "MainQueue.followingCurrent")
-    }
 }

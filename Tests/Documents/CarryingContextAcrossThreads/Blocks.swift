@@ -83,6 +83,8 @@ func startSyncTimer() {
 }
 
 // Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:160
+import AmbientTesting  // BackgroundQueue.tracked() and finished(), with Ambient and Testing
+
 final class ThumbnailCache {
     // was: private let queue = DispatchQueue(label: "thumbnails")
     private let queue = CarryingQueue(label: "thumbnails")
@@ -104,7 +106,7 @@ final class ThumbnailCache {
     #expect(defaults.bool(forKey: "thumbnail.a") && defaults.bool(forKey: "thumbnail.b"))
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:209
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:211
 final class FolderSync: Sendable {
     private let queue = CarryingQueue(label: "folders", attributes: .concurrent)  // was: DispatchQueue
     private let parsing = CarryingOperationQueue()  // was: OperationQueue()
@@ -130,7 +132,7 @@ final class FolderSync: Sendable {
     #expect(defaults.bool(forKey: "fetched.inbox") && defaults.integer(forKey: "parsed") == 2)
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:245
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:247
 /// An older logging library's per-thread context.
 enum LegacyLogContext {
     static var requestID: String? {
@@ -152,8 +154,8 @@ let requestIDFollowsTheScope = ScopeFollower(
     },
     restore: { saved in LegacyLogContext.requestID = saved })
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:268
-@MainActor func block268() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:270
+@MainActor func block270() async throws {
     let registration = requestIDFollowsTheScope.register()   // once, for the whole process
     withInjected(RequestID(value: "r-42")) {
         #expect(LegacyLogContext.requestID == "r-42")         // the legacy state, installed
@@ -161,7 +163,7 @@ let requestIDFollowsTheScope = ScopeFollower(
     registration.cancel()
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:287
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:289
 @MainActor final class CheckoutStatus {
     var status = ""
     var ticks = 0
@@ -190,7 +192,7 @@ let requestIDFollowsTheScope = ScopeFollower(
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:332
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:334
 final class SyncManager: @unchecked Sendable {  // its wrappers are set once, when it is made
     @Captured var clock: Clock
     @Captured var log: Logger
@@ -203,8 +205,8 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:359
-@MainActor func block359() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:361
+@MainActor func block361() async throws {
     let propagated = PropagatedValues(Clock.self, Note.self)
 
     // The test, about to start a child process:
@@ -220,16 +222,16 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(seen == (noon, "from the test"))
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:391
-@MainActor func block391() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:393
+@MainActor func block393() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         print(InjectionContext.current)
         print(InjectionContext.current.debugDescription)
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:410
-@MainActor func block410() async throws {
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:412
+@MainActor func block412() async throws {
     withInjected(Clock.fixed(Date(timeIntervalSince1970: 0)), Defaults.inMemory(["a": 1, "b": 2])) {
         #expect(InjectionContext.current[Clock.self]?.now == Date(timeIntervalSince1970: 0))
         #expect(InjectionContext.current[Logger.self] == nil)  // not injected here
@@ -238,7 +240,7 @@ final class SyncManager: @unchecked Sendable {  // its wrappers are set once, wh
     #expect(InjectionContext.current.isEmpty)  // outside every scope
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:426
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:428
 struct APIEndpoint: AmbientValue {
     var baseURL: String
     static var defaultValue: APIEndpoint { APIEndpoint(baseURL: "https://api.example.com") }
@@ -251,7 +253,7 @@ final class Uploader: Sendable {
     }
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:444
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:446
 @Test func uploadsGoToStaging() async {
     let staging = APIEndpoint(baseURL: "https://staging.example.com")
     let url = await withInjectedProcessWide(staging) {
@@ -262,13 +264,13 @@ final class Uploader: Sendable {
     #expect(url == "https://staging.example.com/upload")
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:534
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:536
 func loadInBackground(completion: @escaping @Sendable (String) -> Void) {
     let work = InjectionContext.current.bind { completion(makeWidget()) }  // carries the caller's values
     DispatchQueue.global().async(execute: work)
 }
 
-// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:559
+// Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:561
 @Test func theSearchHonoursTheLimit() async {
     // NoteManager searches on a private queue: nothing to wrap.
     await withInjectedProcessWide(Preferences(values: ["searchLimit": "5"])) {
@@ -292,16 +294,16 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     try await block70()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:268 holds what it expects") func block268HoldsWhatItExpects() async throws {
-    try await block268()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:270 holds what it expects") func block270HoldsWhatItExpects() async throws {
+    try await block270()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:359 holds what it expects") func block359HoldsWhatItExpects() async throws {
-    try await block359()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:361 holds what it expects") func block361HoldsWhatItExpects() async throws {
+    try await block361()
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:391 prints what the page shows") func block391PrintsWhatThePageShows() async throws {
-    let printed = try await PrintCapture.output { try await block391() }
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:393 prints what the page shows") func block393PrintsWhatThePageShows() async throws {
+    let printed = try await PrintCapture.output { try await block393() }
     #expect(printed == """
         InjectionContext(Defaults: Defaults.inMemory(2 keys), Clock: Clock.fixed(1970-01-01 00:00:00 +0000))
         InjectionContext {
@@ -311,6 +313,6 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
         """ + "\n")
 }
 
-@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:410 holds what it expects") func block410HoldsWhatItExpects() async throws {
-    try await block410()
+@Test("Sources/Ambient/Ambient.docc/CarryingContextAcrossThreads.md:412 holds what it expects") func block412HoldsWhatItExpects() async throws {
+    try await block412()
 }

@@ -15,6 +15,8 @@ func pollSlowly() async throws -> Duration {
 }
 
 // Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:49
+import AmbientTesting  // TestClock, with Ambient and Testing
+
 @Test func theReminderFiresAfterAMinute() async throws {
     let testClock = TestClock()
     let reminder = Task { try await withInjected(testClock.clock) { try await waitForNextReminder() } }
@@ -23,7 +25,7 @@ func pollSlowly() async throws -> Duration {
     #expect(try await reminder.value == testClock.start.addingTimeInterval(60))
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:89
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:91
 func volume() -> Int {
     Defaults.current.register(defaults: ["volume": 7])  // a fallback, never stored
     return Defaults.current.integer(forKey: "volume")
@@ -41,7 +43,7 @@ func volume() -> Int {
     #expect(defaults.snapshot == ["defaultColour": "Red"])
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:124
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:126
 func sync(_ items: [String]) {
     Logger.current.info("sync started", metadata: ["items": "\(items.count)"])  // built only if enabled
 }
@@ -56,7 +58,7 @@ func handle(request id: String) {
     #expect(log.captured.map(\.message) == ["sync started"])
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:147
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:149
 func newRecordID() -> UUID { UUIDGenerator.current() }  // live: UUID()
 
 func rollDie() -> Int {
@@ -72,7 +74,7 @@ func rollDie() -> Int {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:170
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:172
 func receiptDate(_ date: Date) -> String {
     date.formatted(Region.current.formatStyle(date: .abbreviated, time: .shortened))  // was: date.formatted()
 }
@@ -85,7 +87,7 @@ func receiptDate(_ date: Date) -> String {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:199
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:201
 func apiBaseURL() -> String {
     // was: ProcessInfo.processInfo.environment["API_BASE_URL"]
     ProcessEnvironment.current["API_BASE_URL"] ?? "https://api.example.com"
@@ -97,7 +99,7 @@ func apiBaseURL() -> String {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:220
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:222
 func cacheThumbnail(_ data: Data, named name: String) throws {
     let caches = FileSystem.current.url(for: .caches)  // was: FileManager.default.urls(for: .cachesDirectory, …)
     try FileSystem.current.write(data, to: caches.appendingPathComponent(name))  // was: data.write(to:)
@@ -111,7 +113,7 @@ func cacheThumbnail(_ data: Data, named name: String) throws {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:253
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:255
 func syncFinished() {
     Notifications.current.post(name: .init("SyncFinished"))  // was: NotificationCenter.default.post(…)
 }
@@ -129,7 +131,7 @@ func syncFinished() {
     }
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:281
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:283
 func fetchGreeting() async throws -> String {
     let url = URL(string: "https://api.example.com/hello")!
     let (data, _) = try await NetworkSession.current.data(from: url)  // was: URLSession.shared.data(from:)
@@ -144,7 +146,7 @@ func fetchGreeting() async throws -> String {
     #expect(stub.requests.count == 1)  // any other request would have failed this test
 }
 
-// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:321
+// Sources/Ambient/Ambient.docc/ReplacingSystemSingletons.md:323
 @MainActor final class Banner {
     var isVisible = false
 

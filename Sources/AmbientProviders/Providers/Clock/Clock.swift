@@ -57,19 +57,19 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     @usableFromInline
     final class Box: Sendable {
         let backend: any ClockBackend
-        /// A ``TestClock``'s count of the work it causes, found once here: the global-enqueue
+        /// A test clock's count of the work it causes, found once here: the global-enqueue
         /// hook asks for it for every job enqueued inside a scope this clock is injected in.
-        let wokenWork: WokenWork?
+        let jobCounter: (any JobCounter)?
         init(_ backend: any ClockBackend) {
             self.backend = backend
-            self.wokenWork = (backend as? SwiftClockBackend<VirtualClock>)?.clock.woken
+            self.jobCounter = backend.jobCounter
         }
     }
 
     @usableFromInline
     let storage: Storage
 
-    init(backend: any ClockBackend) {
+    package init(backend: any ClockBackend) {
         self.storage = .backend(Box(backend))
     }
 
@@ -84,9 +84,9 @@ public struct Clock: AmbientValue, CustomStringConvertible {
         return false
     }
 
-    /// The work count of the ``TestClock`` this clock belongs to, if it does.
-    var wokenWork: WokenWork? {
-        if case .backend(let box) = storage { return box.wokenWork }
+    /// The job count of the test clock this clock belongs to, if it does.
+    package var jobCounter: (any JobCounter)? {
+        if case .backend(let box) = storage { return box.jobCounter }
         return nil
     }
 

@@ -7,7 +7,7 @@ import Foundation
 
 /// What a ``Clock`` delegates to.
 @usableFromInline
-protocol ClockBackend: Sendable, CustomStringConvertible {
+package protocol ClockBackend: Sendable, CustomStringConvertible {
     var now: Date { get }
     /// Monotonic time since this backend's origin.
     var elapsed: Duration { get }
@@ -18,8 +18,12 @@ protocol ClockBackend: Sendable, CustomStringConvertible {
     /// Whether `blockingSleep` waits for an asynchronous sleep, which needs a thread of the
     /// concurrency pool: then it must not be called from a task (``Clock/BlockingSleepInsideATask``).
     var blockingSleepNeedsTheConcurrencyPool: Bool { get }
+    /// What counts the jobs enqueued where this clock is injected: a test clock's; `nil` for
+    /// every other.
+    var jobCounter: (any JobCounter)? { get }
 }
 
 extension ClockBackend {
-    var blockingSleepNeedsTheConcurrencyPool: Bool { false }
+    package var blockingSleepNeedsTheConcurrencyPool: Bool { false }
+    package var jobCounter: (any JobCounter)? { nil }
 }

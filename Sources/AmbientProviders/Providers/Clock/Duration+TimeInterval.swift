@@ -23,7 +23,7 @@ extension Duration {
     /// resolution of a test clock's time, and of Dispatch's. `Duration.seconds(2.9)` is
     /// 2.899999999999999872 s, so 2.9 s and 0.1 s of `Double` seconds add up to less than
     /// the 3 s that `.now() + 3` schedules for; rounded, they add up to it exactly.
-    var roundedToNanoseconds: Duration {
+    package var roundedToNanoseconds: Duration {
         let (seconds, attoseconds) = components
         let nanoseconds = (attoseconds + (attoseconds < 0 ? -500_000_000 : 500_000_000)) / 1_000_000_000
         return .seconds(seconds) + .nanoseconds(nanoseconds)

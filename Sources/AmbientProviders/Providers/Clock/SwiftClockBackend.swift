@@ -6,29 +6,29 @@ import Foundation
 // Why: any Swift.Clock (a test clock of another library) can be the ambient clock.
 
 /// Any `Swift.Clock` measured in `Duration`.
-struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift.Duration {
-    let clock: C
-    let origin: C.Instant
+package struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift.Duration {
+    package let clock: C
+    package let origin: C.Instant
     let wallTimeAtStart: Date
 
-    init(clock: C, wallTimeAtStart: Date) {
+    package init(clock: C, wallTimeAtStart: Date) {
         self.clock = clock
         self.origin = clock.now
         self.wallTimeAtStart = wallTimeAtStart
     }
 
-    var now: Date { wallTimeAtStart.adding(elapsed) }
-    var elapsed: Duration { origin.duration(to: clock.now) }
+    package var now: Date { wallTimeAtStart.adding(elapsed) }
+    package var elapsed: Duration { origin.duration(to: clock.now) }
 
-    func sleep(until offset: Duration) async throws {
+    package func sleep(until offset: Duration) async throws {
         try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
     }
 
     /// A `Swift.Clock` can only sleep asynchronously: a detached task sleeps on it while
     /// this thread waits (never from a task: `Clock.sleep(until:)` throws there first).
-    var blockingSleepNeedsTheConcurrencyPool: Bool { true }
+    package var blockingSleepNeedsTheConcurrencyPool: Bool { true }
 
-    func blockingSleep(until offset: Duration) {
+    package func blockingSleep(until offset: Duration) {
         let deadline = origin.advanced(by: offset)
         guard let thread = CarryingThread.Running.current?.takeUnretainedValue() else {
             let done = DispatchSemaphore(value: 0)
@@ -37,9 +37,6 @@ struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift
                 done.signal()
             }
             return done.wait()
-        }
-        if let testClock = clock as? VirtualClock, let deadline = deadline as? VirtualClock.Instant {
-            return testClock.blockingSleep(until: deadline, on: thread)
         }
         // On a carrying thread, `cancel()` cancels the sleeping task, which wakes it.
         let done = DispatchSemaphore(value: 0)
@@ -52,7 +49,7 @@ struct SwiftClockBackend<C: Swift.Clock>: ClockBackend where C.Duration == Swift
     }
 
     /// `Clock(<the clock's description>)` where it has one, else `Clock(<its type>)`.
-    var description: String {
+    package var description: String {
         if let described = clock as? any CustomStringConvertible { return "Clock(\(described))" }
         return "Clock(\(C.self))"
     }

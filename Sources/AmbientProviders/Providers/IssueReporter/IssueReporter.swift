@@ -50,7 +50,7 @@ public struct IssueReporter: AmbientValue {
     private let sink: @Sendable (_ message: String, _ location: Location) -> Void
     /// The test's check for work left pending, when a test framework's integration made this
     /// reporter for one test: background queues made where it is current register there.
-    package let pendingWork: PendingWorkCheck?
+    package let pendingWork: (any PendingWorkWatch)?
 
     /// A reporter that hands each failure to `report`.
     public init(_ report: @escaping @Sendable (_ message: String, _ location: Location) -> Void) {
@@ -60,7 +60,7 @@ public struct IssueReporter: AmbientValue {
 
     /// A reporter for one test whose background queues `pendingWork` watches.
     package init(
-        checkingPendingWork pendingWork: PendingWorkCheck,
+        checkingPendingWork pendingWork: any PendingWorkWatch,
         _ report: @escaping @Sendable (_ message: String, _ location: Location) -> Void
     ) {
         self.sink = report

@@ -95,7 +95,7 @@ extension MainQueue {
         }
 
         /// Runs `action` when the timer is invalidated (at once if it already is).
-        func onInvalidate(_ action: @escaping @Sendable () -> Void) {
+        package func onInvalidate(_ action: @escaping @Sendable () -> Void) {
             let runNow = state.withLock { state -> Bool in
                 guard state.isValid else { return true }
                 state.onInvalidate.append(action)

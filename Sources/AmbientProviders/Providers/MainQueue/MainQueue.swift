@@ -46,11 +46,11 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     /// The test clock's driver, or `.live` for the live queue (``LiveOr`` says why not an
     /// optional).
     @usableFromInline
-    let state: LiveOr<TestMainQueue>
+    package let state: LiveOr<any MainQueueDriver>
 
     /// The test clock's driver of a driven main queue; `nil` for the live one. For
     /// ``followingCurrent``, the current main queue's.
-    var driver: TestMainQueue? {
+    var driver: (any MainQueueDriver)? {
         state.resolved(following: MainQueue.current.state)
     }
 
@@ -59,7 +59,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     }
 
     @inlinable
-    init(driver: TestMainQueue?) {
+    package init(driver: (any MainQueueDriver)?) {
         state = LiveOr(driver)
     }
 
@@ -92,17 +92,11 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
         MainQueue(driver: nil)
     }
 
-    /// A main queue whose deadlines are `testClock`'s: work runs when the test advances the
-    /// clock past them.
-    public static func driven(by testClock: TestClock) -> MainQueue {
-        MainQueue(driver: TestMainQueue(testClock: testClock))
-    }
-
     /// `MainQueue.live`, or the test clock that drives it.
     public var description: String {
         if state.isFollowing { return "MainQueue.followingCurrent" }
         guard let driver else { return "MainQueue.live" }
-        return "MainQueue.driven(by: \(driver.testClock))"
+        return driver.description
     }
 
     /// When deferred work runs, written as for Dispatch: `.now() + 5` (seconds),
@@ -250,7 +244,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
         // One-off work (a timer is not) under a tracked or driven background queue is
         // counted there, so its waits cover the main queue: from now, or on a driven main
         // queue from its deadline (`advance` already waits for work due on the way).
-        let ticket: BackgroundWork.Ticket?
+        let ticket: WorkTicket?
         if let site, let background = BackgroundQueue.current.state.object, driver == nil || delay == .zero {
             ticket = background.admit(
                 Submission(call: site.call, queue: nil, fileID: site.fileID, line: site.line, waiting: .mainQueue))

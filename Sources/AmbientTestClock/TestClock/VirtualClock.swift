@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
 import Foundation
 
 // Why: the test clock's time and sleepers, as a Swift.Clock that the ambient Clock wraps like any other.
@@ -103,7 +104,7 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
     /// work is what an `advance` waits for. Its count says it is asleep meanwhile, so a
     /// `finished()` waiting for it says at once that only the test clock can move it on.
     func blockingSleep(until deadline: Instant, on thread: CarryingThread.Running) {
-        let holds = thread.ticket?.work.testClock?.clock.wokenWork === woken
+        let holds = (thread.ticket?.work as? BackgroundWork)?.testClock?.clock.jobCounter === woken
         let done = DispatchSemaphore(value: 0)
         let sleeper = woken.causing {
             Task.detached {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
 
 // Why: work a test left pending is a test that passes today and fails tomorrow; the test
 // frameworks' integrations report it when the test ends.
@@ -10,7 +11,7 @@ import AmbientCore
 /// test and hand it to their ``IssueReporter``; a queue made where that reporter is current
 /// registers itself. It also delivers, when a wait returns, the reports that work the wait
 /// covered made away from the test's task, so `withKnownIssue` around the wait sees them.
-package final class PendingWorkCheck: Sendable {
+package final class PendingWorkCheck: PendingWorkWatch {
     /// Weak: a queue nothing holds has nothing pending (pending work holds its queue), and a
     /// test that makes thousands of them keeps none alive.
     private let watched = Locked<[Weak]>([])
@@ -39,7 +40,7 @@ package final class PendingWorkCheck: Sendable {
     /// starts (`CarryingThread`) and the work and timers it puts on the live main queue, each
     /// from where it is started until it ends, for the report. Nothing waits on it: a test
     /// waits for such work by injecting a tracked ``BackgroundQueue``, which counts it instead.
-    var workOutsideQueues: BackgroundWork {
+    package var workOutsideQueues: any CountedWork {
         var made: BackgroundWork?
         let work = outsideQueues.withLock { work in
             if let work { return work }
@@ -62,7 +63,7 @@ package final class PendingWorkCheck: Sendable {
 
     /// Watches `work` until the test ends (listed once in the report, however often it is
     /// handed in).
-    func watch(_ work: any PendingWorkSource) {
+    package func watch(_ work: any PendingWorkSource) {
         watched.withLock { watched in
             // Gone queues dropped as the list doubles: amortised, and bounded by the live ones.
             if watched.count == watched.capacity { watched.removeAll { $0.work == nil } }
@@ -109,12 +110,3 @@ package final class PendingWorkCheck: Sendable {
             + untracked + "\n" + lines.map { "- " + $0 }.joined(separator: "\n")
     }
 }
-
-/// A queue a test's end asks what it still has pending: a tracked or driven background queue
-/// (its submissions), a driven main queue (its deferred work and its timers).
-protocol PendingWorkSource: AnyObject, Sendable {
-    /// One line per piece of work not yet run: where it came from and what it waits for.
-    func pendingWork() -> [String]
-}
-
-extension BackgroundWork: PendingWorkSource {}

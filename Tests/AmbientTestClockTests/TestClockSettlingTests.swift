@@ -2,6 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
+import AmbientTestClock
 import Foundation
 import Testing
 
@@ -316,7 +317,7 @@ struct TestClockSettlingTests {
         #expect(testClock.instant.offset == .seconds(10))
         let messages = reports.get()
         #expect(messages.count == 1)
-        #expect(messages.first?.contains("AmbientProvidersTests/TestClockSettlingTests.swift") == true)
+        #expect(messages.first?.contains("AmbientTestClockTests/TestClockSettlingTests.swift") == true)
         #expect(messages.first?.contains("sleepers still pending after 10 deadlines") == true)
         forever.cancel()
         _ = try? await forever.value

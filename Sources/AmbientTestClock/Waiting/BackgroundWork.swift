@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
 import Dispatch
 import Foundation
 
@@ -14,8 +15,7 @@ import Foundation
 /// submits more (its scope, and so this object, travels with it) keeps the count above zero
 /// until the last of it is done: `finished()` cannot return between a piece of work and
 /// the work it sent on.
-@usableFromInline
-final class BackgroundWork: Sendable {
+final class BackgroundWork: CountedWork, PendingWorkSource {
     /// A piece of driven work waiting for the test clock to reach its deadline.
     private struct Delayed: Sendable, DueWork {
         let order: UInt64
@@ -90,6 +90,15 @@ final class BackgroundWork: Sendable {
 
     /// Submissions made and not yet finished (driven work waiting for its deadline is not
     /// counted until the clock reaches it).
+    /// Whether a test clock orders this work.
+    var isDriven: Bool { testClock != nil }
+
+    /// `BackgroundQueue.tracked()`, or `.driven(by:)` with its clock.
+    var description: String {
+        guard let testClock else { return "BackgroundQueue.tracked()" }
+        return "BackgroundQueue.driven(by: \(testClock))"
+    }
+
     var unfinished: Int {
         state.withLock { $0.pending.count }
     }
@@ -244,47 +253,28 @@ final class BackgroundWork: Sendable {
 
     // MARK: - Work that runs where this object does not schedule it
 
-    /// A piece of work that runs where this object does not schedule it (an operation
-    /// queue's thread, the main queue, a thread of its own), counted from ``admit(_:)``
-    /// until ``finished()``; driven, it also holds the test clock for as long, so an
+    /// Counts `submission`, a piece of work that runs where this object does not schedule
+    /// it (an operation queue's thread, the main queue, a thread of its own), until its
+    /// ticket says it has finished; driven, it also holds the test clock for as long, so an
     /// `advance` waits for it.
-    struct Ticket: Sendable {
-        let work: BackgroundWork
-        let id: UInt64
-
-        /// The work has started on its thread.
-        func started() {
-            work.testClock?.beginSettling()
-            work.update(id, to: .running)
-        }
-
-        /// The work has finished (after ``started()``): the notifications it readied are
-        /// delivered while it still holds the clock.
-        func finished() {
-            work.deliverReadyNotifications()
-            work.end(id)
-            work.testClock?.releaseSettling()
-        }
-    }
-
-    /// Counts `submission` until its ticket says it has finished.
-    func admit(_ submission: Submission) -> Ticket {
-        let ticket = Ticket(work: self, id: begin(submission))
+    func admit(_ submission: Submission) -> WorkTicket {
+        let ticket = WorkTicket(work: self, id: begin(submission))
         testClock?.holdSettling()
         return ticket
     }
 
-    /// `work`, carried in `context` and counted from now until it has run: work that runs
-    /// where this object does not schedule it (an operation queue, the main queue).
-    func counted(
-        _ context: InjectionContext, _ submission: Submission, _ work: @escaping @Sendable () -> Void
-    ) -> @Sendable () -> Void {
-        let ticket = admit(submission)
-        return {
-            ticket.started()
-            context.run(work)
-            ticket.finished()
-        }
+    /// Admitted work `id` has started on its thread.
+    func started(_ id: UInt64) {
+        testClock?.beginSettling()
+        update(id, to: .running)
+    }
+
+    /// Admitted work `id` has finished (after ``started(_:)``): the notifications it
+    /// readied are delivered while it still holds the clock.
+    func finished(_ id: UInt64) {
+        deliverReadyNotifications()
+        end(id)
+        testClock?.releaseSettling()
     }
 
     /// `work`, carried in `context`, then submission `id` ended.

@@ -2,6 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
+import AmbientTestClock
 import Foundation
 import Testing
 
@@ -106,6 +107,15 @@ struct TestClockTests {
         try await ticker.value
         #expect(ticks.values.count == 5)
         #expect(testClock.instant.offset == .seconds(5))
+    }
+
+    @Test func aSleepInACancelledTaskThrowsAtOnce() async {
+        let clock = TestClock().clock
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.sleep(for: .seconds(10))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
     }
 
     @Test func cancellingASleeperRemovesItAndThrows() async {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
 import Foundation
 
 // Why: a main queue a `TestClock` drives. Each piece of work is a sleeper on the clock (so
@@ -8,8 +9,7 @@ import Foundation
 // (deadline, order scheduled) order, whichever sleeper wakes first.
 
 /// The work scheduled on a ``MainQueue/driven(by:)`` queue, and the sleepers that run it.
-@usableFromInline
-final class TestMainQueue: PendingWorkSource {
+final class TestMainQueue: MainQueueDriver, PendingWorkSource {
     private struct Item: Sendable, DueWork {
         let order: UInt64
         let deadline: Clock.Instant
@@ -29,6 +29,11 @@ final class TestMainQueue: PendingWorkSource {
     init(testClock: TestClock) {
         self.testClock = testClock
         IssueReporter.current.pendingWork?.watch(self)
+    }
+
+    /// `MainQueue.driven(by: <its clock>)`.
+    var description: String {
+        "MainQueue.driven(by: \(testClock))"
     }
 
     /// The work not yet run, for the end-of-test report: a timer that is still valid, or

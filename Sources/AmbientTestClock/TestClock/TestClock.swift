@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
 import Foundation
 
 // Why: time-dependent code is tested by moving time, not by waiting: a clock only the test moves.
@@ -109,9 +110,10 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// await withInjected(testClock.clock) { await scheduler.run() }
     /// ```
     ///
-    /// It is the public `Clock(_:wallTimeAtStart:)` over this test clock's `Swift.Clock`,
-    /// exactly as you would wrap a clock of your own: its instants are this clock's
-    /// ``instant``s, and a blocking `sleep` on it is a sleeper like any other.
+    /// It wraps this test clock's `Swift.Clock` as `Clock(_:wallTimeAtStart:)` wraps a clock
+    /// of your own: its instants are this clock's ``instant``s. It adds what only a test
+    /// clock has: the work it wakes is counted, and a blocking `sleep` on it is a sleeper
+    /// like any other.
     public let clock: Clock
 
     /// A clock at `start` (default: 2001-01-01 00:00:00 UTC, the reference date) with no
@@ -127,7 +129,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
         self.start = start
         self.settleTimeout = settleTimeout
         self.time = VirtualClock(start: start)
-        self.clock = Clock(time, wallTimeAtStart: start)
+        self.clock = Clock(backend: TestClockBackend(time, wallTimeAtStart: start))
     }
 
     /// The current wall time: ``start`` plus the time advanced so far.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
 
 // Why: the queues a TestClock drives run their due work in one order; both take it the same way.
 

@@ -8,9 +8,11 @@ import Foundation
 
 /// One piece of work a tracked or driven ``BackgroundQueue`` counts: where it was submitted,
 /// how, and what it waits for now.
-struct Submission: Sendable {
+@usableFromInline
+package struct Submission: Sendable {
     /// What it waits for, as a report says it.
-    enum Waiting: Sendable {
+    @usableFromInline
+    package enum Waiting: Sendable {
         /// Submitted, not yet started: behind earlier work on its queue (driven: in the one
         /// driven order).
         case queued
@@ -34,24 +36,24 @@ struct Submission: Sendable {
 
     /// The call that submitted it (`asyncAfter`), and the queue it was called on, if any:
     /// kept as they are and described only for a report.
-    let call: StaticString
-    let queue: CarryingQueue?
-    let fileID: StaticString
-    let line: UInt
-    var waiting: Waiting
+    package let call: StaticString
+    package let queue: CarryingQueue?
+    package let fileID: StaticString
+    package let line: UInt
+    package var waiting: Waiting
 
     /// An operation queue's: Foundation's overridden methods take no call site.
-    init(operation call: StaticString) {
+    package init(operation call: StaticString) {
         self.init(call: call, queue: nil, fileID: "CarryingOperationQueue", line: 0, waiting: .operation)
     }
 
     /// A live main-queue timer's, counted until it is invalidated: its constructors take no
     /// call site.
-    init(timer call: StaticString) {
+    package init(timer call: StaticString) {
         self.init(call: call, queue: nil, fileID: "MainQueue", line: 0, waiting: .timer)
     }
 
-    init(call: StaticString, queue: CarryingQueue?, fileID: StaticString, line: UInt, waiting: Waiting) {
+    package init(call: StaticString, queue: CarryingQueue?, fileID: StaticString, line: UInt, waiting: Waiting) {
         self.call = call
         self.queue = queue
         self.fileID = fileID
@@ -61,7 +63,7 @@ struct Submission: Sendable {
 
     /// `Inbox/Inbox.swift:42: CarryingQueue(inbox).asyncAfter, waiting for the test clock to reach
     /// +5.000 s (it is at +3.000 s)`.
-    func described(clockNow now: Clock.Instant?) -> String {
+    package func described(clockNow now: Clock.Instant?) -> String {
         let call = queue.map { "\($0).\(self.call)" } ?? "\(self.call)"
         // With no line, `fileID` names what made it (an operation queue, a timer).
         let site = line == 0 ? "\(fileID)" : "\(fileID):\(line)"
@@ -86,12 +88,12 @@ struct Submission: Sendable {
     }
 
     /// `+5.000 s`: an instant as the time advanced to it.
-    static func time(_ instant: Clock.Instant) -> String {
+    package static func time(_ instant: Clock.Instant) -> String {
         "+" + String(format: "%.3f s", instant.offset.timeInterval)
     }
 
     /// Whether only the test clock can move it on.
-    var waitsForTheTestClock: Bool {
+    package var waitsForTheTestClock: Bool {
         switch waiting {
         case .asleep, .deadline: return true
         default: return false

@@ -2,6 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
+import AmbientTestClock
 import Foundation
 import Testing
 
@@ -196,5 +197,19 @@ struct MainQueueTests {
         }
         #expect(banner.log == ["live-scope"])
         #expect(ticks == 3)
+    }
+
+    @Test func aMainQueueFollowsTheScopeItIsUsedIn() async {
+        let kept = MainQueue.followingCurrent
+        let testClock = TestClock()
+        let ran = Locked(false)
+        withInjected(MainQueue.driven(by: testClock)) {
+            kept.asyncAfter(deadline: .now() + 5) { ran.withLock { $0 = true } }
+        }
+        await testClock.advance(by: .seconds(4))
+        #expect(!ran.withLock { $0 })
+        await testClock.advance(by: .seconds(1))
+        #expect(ran.withLock { $0 })
+        #expect(kept.description == "MainQueue.followingCurrent")
     }
 }

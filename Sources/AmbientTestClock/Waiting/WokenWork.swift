@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
 import Dispatch
 import Foundation
 
@@ -97,7 +98,7 @@ import Foundation
 // while it runs.
 
 /// The work a ``TestClock`` woke, counted until all of it is suspended again.
-final class WokenWork: @unchecked Sendable {
+final class WokenWork: JobCounter, @unchecked Sendable {
     // @unchecked: `state` is a `Locked`; `executor` is set once, in `init`.
 
     // @unchecked: a `DispatchWorkItem` may be cancelled from any thread (Dispatch documents
@@ -612,10 +613,10 @@ final class WokenWork: @unchecked Sendable {
     /// Ambient's hook: counted jobs to their `WokenWork`, every other job to the hook it
     /// replaced (another tool's), or to the runtime.
     private static let hook: Hook = { job, original in
-        if let work = InjectionContext.current[Clock.self]?.wokenWork {
+        if let work = InjectionContext.current[Clock.self]?.jobCounter {
             // Enqueued by code running where a TestClock is injected (a task the test
             // starts, what it resumes): that clock's work, whichever clock's job it runs in.
-            work.enqueue(job)
+            work.enqueue(job, startsWork: true)
         } else if let work = leaving(job) {
             // An actor's drain, scheduled as a clock's caller (or its marker) leaves the actor
             // with jobs still queued there: the tasks the caller started on it run in that

@@ -7,6 +7,7 @@ import Testing
 // @testable: the waiting rule's checks read a clock's internal state and its rounding to
 // Dispatch's nanoseconds, which no public API shows.
 @testable import AmbientProviders
+@testable import AmbientTestClock
 
 /// The one rule every wait keeps: when `advance`, `run` or `finished()` returns, the work due
 /// by then has run, and so has everything that work submitted: through groups, operations,

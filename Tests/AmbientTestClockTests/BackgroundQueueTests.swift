@@ -2,6 +2,7 @@
 
 import AmbientCore
 import AmbientProviders
+import AmbientTestClock
 import Foundation
 import Testing
 
