@@ -79,6 +79,8 @@ let package = Package(
             name: "AmbientBenchmarks",
             dependencies: [
                 .product(name: "Ambient", package: "Ambient"),
+                // The tracked and driven queues' "queue:" rows.
+                .product(name: "AmbientTestClock", package: "Ambient"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),

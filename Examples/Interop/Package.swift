@@ -28,6 +28,7 @@ let package = Package(
             name: "Interop",
             dependencies: [
                 .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTestClock", package: "Ambient"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
@@ -42,6 +43,7 @@ let package = Package(
             dependencies: [
                 "TimeScenarios",
                 .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTestClock", package: "Ambient"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
             ]
@@ -52,6 +54,7 @@ let package = Package(
             name: "TimeScenarios",
             dependencies: [
                 .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTestClock", package: "Ambient"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
             ]
         ),
@@ -65,6 +68,7 @@ let package = Package(
             dependencies: [
                 "TimeScenarios",
                 .product(name: "Ambient", package: "Ambient"),
+                .product(name: "AmbientTestClock", package: "Ambient"),
                 .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),

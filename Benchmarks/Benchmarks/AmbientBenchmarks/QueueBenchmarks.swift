@@ -8,6 +8,7 @@
 // queue runs after the driven order's earlier work), so the time is a submission and its
 // run. `run` lists "queue:" in KILO: each sample submits 1,000.
 import Ambient
+import AmbientTestClock
 import Benchmark
 import Dispatch
 

@@ -12,7 +12,7 @@ extension Clock: PropagatableValue {
 
     /// `nil` for ``live`` (the other side has its own); `fixed:<seconds since 2001>` for
     /// any other clock, at its ``now`` when encoded: a ``fixed(_:)`` clock arrives as
-    /// itself, a ``TestClock``'s or an ``immediate(start:)`` clock arrives frozen at the
+    /// itself, a `TestClock`'s or an ``immediate(start:)`` clock arrives frozen at the
     /// sender's current time (the receiver does not see the sender's later advances).
     public var propagationEncoding: String? {
         if isLive { return nil }

@@ -26,7 +26,7 @@ import Foundation
 ///
 /// Under a tracked or driven ``BackgroundQueue`` each operation and completion block is
 /// counted until it has run, so
-/// ``BackgroundQueue/finished(timeout:fileID:filePath:line:column:)`` waits for it, and on a
+/// `BackgroundQueue.finished(timeout:)` waits for it, and on a
 /// driven one it holds the test clock too, so `advance` waits for it. It runs on this
 /// queue's threads in either case, in the order the queue gives it (for one piece at a
 /// time, set `maxConcurrentOperationCount` to 1).

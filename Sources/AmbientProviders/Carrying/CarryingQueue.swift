@@ -33,8 +33,8 @@ import Foundation
 /// as Dispatch runs it.
 ///
 /// What happens to the work is the scope's ``BackgroundQueue``: run (``BackgroundQueue/live``,
-/// the default), counted until finished (``BackgroundQueue/tracked()``), or run in one
-/// order a ``TestClock`` drives (``BackgroundQueue/driven(by:)``).
+/// the default), counted until finished (`BackgroundQueue.tracked()`), or run in one
+/// order a `TestClock` drives (`BackgroundQueue.driven(by:)`).
 ///
 /// Work submitted through ``queue`` itself, or through other Dispatch queues, is not carried.
 public final class CarryingQueue: Sendable, CustomStringConvertible {

@@ -34,7 +34,7 @@ import Foundation
 ///
 /// Under a tracked or driven ``BackgroundQueue`` the thread's work is counted from `start()`
 /// until its block returns, so
-/// ``BackgroundQueue/finished(timeout:fileID:filePath:line:column:)`` waits for it (and says
+/// `BackgroundQueue.finished(timeout:)` waits for it (and says
 /// at once when the block is asleep on the test clock, which only the test can move). On a
 /// driven queue the thread starts at `start()`, as any thread does, and holds its test clock
 /// whenever it runs: an `advance` waits until the block is asleep on that clock again, or has

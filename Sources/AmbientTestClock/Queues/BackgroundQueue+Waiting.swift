@@ -31,7 +31,7 @@ extension BackgroundQueue {
         BackgroundQueue(work: BackgroundWork(testClock: testClock))
     }
 
-    /// How many submissions made in this queue's scopes have not finished (0 for ``live``,
+    /// How many submissions made in this queue's scopes have not finished (0 for `BackgroundQueue.live`,
     /// which counts nothing).
     public var unfinished: Int {
         work?.unfinished ?? 0
@@ -39,13 +39,13 @@ extension BackgroundQueue {
 
     /// Suspends until every submission made in this queue's scopes, and everything that work
     /// submitted, has finished: work on carrying queues and operation queues, group
-    /// notifications, carrying threads, and main-queue work submitted through ``MainQueue``.
-    /// Returns at once for ``live``.
+    /// notifications, carrying threads, and main-queue work submitted through `MainQueue`.
+    /// Returns at once for `BackgroundQueue.live`.
     ///
     /// Reports that the work made on other threads are the test's issues by the time it
     /// returns (under AmbientTesting's traits), so `withKnownIssue` around it sees them.
     ///
-    /// It reports through ``IssueReporter`` (a test issue under AmbientTesting) and returns,
+    /// It reports through `IssueReporter` (a test issue under AmbientTesting) and returns,
     /// naming each unfinished piece by the file and line that submitted it and what it waits
     /// for, when:
     /// - everything unfinished waits for the test clock (a thread asleep on it): at once,

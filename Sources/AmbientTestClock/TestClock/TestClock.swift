@@ -66,7 +66,7 @@ import Foundation
 /// before advancing again.
 ///
 /// If woken work does not settle within `settleTimeout` of real time (a task spinning in
-/// a loop, a deadlock), the call reports it through ``IssueReporter`` — a test issue under
+/// a loop, a deadlock), the call reports it through `IssueReporter` — a test issue under
 /// AmbientTesting's traits, naming the pending sleepers — and carries on without waiting;
 /// it never traps and never hangs.
 ///
@@ -104,7 +104,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
     /// The clock's time and sleepers: a `Swift.Clock` that ``clock`` wraps.
     private let time: VirtualClock
 
-    /// The ambient ``Clock`` driven by this test clock: inject it.
+    /// The ambient `Clock` driven by this test clock: inject it.
     ///
     /// ```swift
     /// await withInjected(testClock.clock) { await scheduler.run() }
@@ -137,7 +137,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
         start.addingTimeInterval(time.elapsed.timeInterval)
     }
 
-    /// The current monotonic instant (``Clock/Instant/offset`` is the time advanced so far).
+    /// The current monotonic instant (`Clock.Instant.offset` is the time advanced so far).
     public var instant: Clock.Instant {
         time.now
     }
@@ -282,7 +282,7 @@ public final class TestClock: Sendable, CustomStringConvertible {
     ///
     /// A task that sleeps in a loop forever would never let it return: after
     /// `maximumSteps` deadlines it reports the sleepers still pending through
-    /// ``IssueReporter`` (a test issue under AmbientTesting's traits) and returns. It never
+    /// `IssueReporter` (a test issue under AmbientTesting's traits) and returns. It never
     /// traps.
     ///
     /// `isolation` is the caller's actor (on the main actor, the clock follows the main

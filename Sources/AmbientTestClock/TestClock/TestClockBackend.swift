@@ -9,7 +9,7 @@ import Foundation
 // sleeper like any other.
 
 /// The backend of ``TestClock/clock``: `Clock(_:wallTimeAtStart:)`'s over the test clock's
-/// `VirtualClock`, offering its job count to the global-enqueue hook (``Clock``'s seam).
+/// `VirtualClock`, offering its job count to the global-enqueue hook (`Clock`'s seam).
 struct TestClockBackend: ClockBackend {
     private let wrapped: SwiftClockBackend<VirtualClock>
 

@@ -4,16 +4,18 @@ import AmbientCore
 import AmbientProviders
 import Foundation
 
-// Why: the test clock's time and sleepers, as a Swift.Clock that the ambient Clock wraps like any other.
+// Why: the test clock's time and sleepers, as a Swift.Clock that the ambient Clock wraps as it
+// wraps any other.
 
-/// A ``TestClock``'s time, as a `Swift.Clock`: the instants the public
-/// `Clock(_:wallTimeAtStart:)` reads, the sleeps it delegates to, and the sleepers and
-/// watchers that ``TestClock`` moves and waits for.
+/// A ``TestClock``'s time, as a `Swift.Clock`: the instants ``TestClockBackend`` reads, the
+/// sleeps it delegates to, and the sleepers and watchers that ``TestClock`` moves and waits
+/// for.
 ///
 /// It is built the way a user's own clock would be: a `Swift.Clock` measured in `Duration`,
-/// handed to the public ``Clock/init(_:wallTimeAtStart:)``. The only thing a user's clock
-/// could not have is the one seam into the runtime, ``WokenWork``, which lets
-/// ``TestClock`` know when the work it woke has settled.
+/// wrapped as the public `Clock.init(_:wallTimeAtStart:)` wraps one. What a user's clock
+/// could not have comes through `Clock`'s seam: the job count, ``WokenWork``, which lets
+/// ``TestClock`` know when the work it woke has settled, and the carrying thread's
+/// blocking sleep.
 final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
     typealias Instant = Clock.Instant
 
@@ -94,7 +96,7 @@ final class VirtualClock: Swift.Clock, Sendable, CustomStringConvertible {
         try await woken.counting { try await suspend(until: deadline.offset.roundedToNanoseconds) }
     }
 
-    /// A ``CarryingThread``'s blocking sleep on this clock: a sleeper like any other, that
+    /// A `CarryingThread`'s blocking sleep on this clock: a sleeper like any other, that
     /// `cancel()` wakes.
     ///
     /// The sleeping task is started as work this clock causes, so a settle waits until it is

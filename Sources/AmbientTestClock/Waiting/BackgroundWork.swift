@@ -8,7 +8,7 @@ import Foundation
 // Why: a test waits for the background work its scope started, and on a driven queue that
 // work runs in one order a `TestClock` moves through.
 
-/// The object behind a tracked or driven ``BackgroundQueue``: the work submitted where it
+/// The object behind a tracked or driven `BackgroundQueue`: the work submitted where it
 /// is injected that has not finished, and, driven, the one serial order that work runs in.
 ///
 /// Every submission is counted when it is made and uncounted when it has run, so work that

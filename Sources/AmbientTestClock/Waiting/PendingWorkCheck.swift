@@ -8,7 +8,7 @@ import AmbientProviders
 
 /// The tracked and driven background queues and the driven main queues made during one test,
 /// asked when the test ends what they still have pending. AmbientTesting's traits and `InjectingTestCase` make one per
-/// test and hand it to their ``IssueReporter``; a queue made where that reporter is current
+/// test and hand it to their `IssueReporter`; a queue made where that reporter is current
 /// registers itself. It also delivers, when a wait returns, the reports that work the wait
 /// covered made away from the test's task, so `withKnownIssue` around the wait sees them.
 package final class PendingWorkCheck: PendingWorkWatch {
@@ -39,7 +39,7 @@ package final class PendingWorkCheck: PendingWorkWatch {
     /// The test's own count of the work no tracked or driven queue counts: the threads it
     /// starts (`CarryingThread`) and the work and timers it puts on the live main queue, each
     /// from where it is started until it ends, for the report. Nothing waits on it: a test
-    /// waits for such work by injecting a tracked ``BackgroundQueue``, which counts it instead.
+    /// waits for such work by injecting a tracked `BackgroundQueue`, which counts it instead.
     package var workOutsideQueues: any CountedWork {
         var made: BackgroundWork?
         let work = outsideQueues.withLock { work in

@@ -62,7 +62,7 @@ func withRetries<T>(_ attempts: Int, _ operation: () async throws -> T) async th
     #expect(clock.now == start.addingTimeInterval(3))  // slept 1 s + 2 s, instantly
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:129
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:127
 import AmbientTesting  // TestClock, with Ambient and Testing
 
 @Test func theReminderFiresAfterAnHour() async throws {
@@ -78,7 +78,7 @@ import AmbientTesting  // TestClock, with Ambient and Testing
     #expect(try await reminder.value == Date(timeIntervalSince1970: 3_600))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:170
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:168
 func syncEveryMinute(times: Int, parse: () -> Void) async throws {
     for _ in 0..<times {
         try await Clock.current.sleep(for: .seconds(60))
@@ -100,7 +100,7 @@ func syncEveryMinute(times: Int, parse: () -> Void) async throws {
     try await syncing.value
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:270
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:268
 final class Ticks: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: [Duration] = []
@@ -124,7 +124,7 @@ final class Ticks: @unchecked Sendable {
     ticking.cancel()
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:339
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:337
 func poll(every interval: Duration, until isDone: () -> Bool) async throws -> Int {
     var polls = 1
     while !isDone() {
@@ -134,7 +134,7 @@ func poll(every interval: Duration, until isDone: () -> Bool) async throws -> In
     return polls
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:350
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:348
 @Test
 func pollingStopsOnceTheDeadlineHasPassed() async throws {
     let start = Date(timeIntervalSince1970: 0)
@@ -151,7 +151,7 @@ func pollingStopsOnceTheDeadlineHasPassed() async throws {
     #expect(testClock.now == start.addingTimeInterval(120))
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:392
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:390
 final class InboxSync: Sendable {
     // was: DispatchQueue(label: "sync")
     private let queue = CarryingQueue(label: "sync")
@@ -181,7 +181,7 @@ final class InboxSync: Sendable {
     #expect(defaults.string(forKey: "lastSync") == "success")
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:451
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:449
 func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     for attempt in 1...3 {
         if let data = fetch() { return data }
@@ -190,7 +190,7 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     return nil
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:485
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:483
 @Test func cancellingTheTaskEndsItsSleep() async throws {
     let testClock = TestClock()
     let reminder = Task {
@@ -203,19 +203,19 @@ func fetchWithRetries(_ fetch: () -> Data?) throws -> Data? {
     #expect(testClock.sleepers == 0)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:505
-@MainActor func block505() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:503
+@MainActor func block503() async throws {
     try await Task.sleep(for: .seconds(1), clock: Clock.current.monotonic)
     try await debounce(for: .milliseconds(500), clock: Clock.current.monotonic)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:515
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:513
 func debounce<C: Swift.Clock>(for quiet: C.Duration, clock: C) async throws {
     try await clock.sleep(for: quiet)
 }
 
-// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:525
-@MainActor func block525() async throws {
+// Sources/Ambient/Ambient.docc/TestingTimeDependentCode.md:523
+@MainActor func block523() async throws {
     let continuous = Clock(ContinuousClock())  // any Swift.Clock measured in Duration
     let suspending = Clock(SuspendingClock(), wallTimeAtStart: Date(timeIntervalSince1970: 0))
     for clock in [continuous, suspending] {

@@ -8,6 +8,7 @@
 // Ambient's TestClock with the pipeline set up inside its scope, as its docs say; swift-
 // clocks' TestClock as its docs say (no scope: it has none).
 import Ambient
+import AmbientTestClock
 import Clocks
 import Foundation
 import TimeScenarios

@@ -76,6 +76,7 @@ func serve(headers: [String: String]) -> String {
 }
 
 // Sources/Ambient/Ambient.docc/Integrations.md:213
+import AmbientTestClock  // TestClock (a test target has it from AmbientTesting)
 import Clocks  // swift-clocks (swift-dependencies re-exports it)
 import Dependencies  // swift-dependencies
 #if canImport(os)
@@ -93,7 +94,7 @@ func measure<C: Swift.Clock>(on clock: C, _ work: () -> Void) -> C.Duration {
 func names() async throws -> [String] {
     let appLog = Ambient.Logger.current  // Ambient's ambient logger
     let serverLog = Logging.Logger(label: "server")  // swift-log's
-    let testClock = Ambient.TestClock()  // Ambient's: drives Clock.current
+    let testClock = AmbientTestClock.TestClock()  // Ambient's: drives Clock.current
     let pointfree = Clocks.TestClock()  // swift-clocks': a Swift.Clock<Duration>
     let wrapped = Ambient.Clock(pointfree)  // …which Ambient's Clock can wrap
     let ids = Ambient.UUIDGenerator.incrementing
@@ -105,7 +106,7 @@ func names() async throws -> [String] {
     return ["\(appLog)", serverLog.label, "\(testClock)", "\(wrapped)", "\(ids())", "\(dependencyIDs())"]
 }
 
-// Sources/Ambient/Ambient.docc/Integrations.md:246
+// Sources/Ambient/Ambient.docc/Integrations.md:247
 // Or decide once per module: a declaration in your own module wins over every import.
 typealias AppLogger = Ambient.Logger
 

@@ -7,6 +7,7 @@
 // on its actor where it has one. InteropTests holds every pair to 0 wrong runs; the
 // `SettleGaps` executable prints the table for any number of runs.
 import Ambient
+import AmbientTestClock
 import AsyncAlgorithms
 import Foundation
 

@@ -6,6 +6,7 @@
 // advance. The same code runs against Ambient's `TestClock` (InteropTests, 3,000 runs each)
 // and swift-clocks' (`CompareTestClocks`, which prints how often each gets it right).
 import Ambient
+import AmbientTestClock
 import AsyncAlgorithms
 import Foundation
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Ambient
+import AmbientTestClock
 import AsyncAlgorithms
 import Foundation
 import Testing

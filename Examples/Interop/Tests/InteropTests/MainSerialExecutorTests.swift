@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import Ambient
+import AmbientTestClock
 import ConcurrencyExtras
 import Foundation
 import Testing

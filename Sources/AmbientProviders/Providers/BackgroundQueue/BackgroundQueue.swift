@@ -12,8 +12,8 @@ import Foundation
 /// The ambient background queue: `DispatchQueue.global()` for code that reads it as
 /// `BackgroundQueue.current`, and what every ``CarryingQueue`` does with the work submitted
 /// in a scope — run it on Dispatch (``live``), run it on Dispatch and count it until it has
-/// finished (``tracked()``), or run it in one deterministic order driven by a ``TestClock``
-/// (``driven(by:)``).
+/// finished (`tracked()`), or run it in one deterministic order driven by a `TestClock`
+/// (`driven(by:)`).
 ///
 /// Every submission carries the submitter's scope (its injected values), whatever the form:
 ///
@@ -35,7 +35,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// On a queue ``driven(by:)`` a test clock, work runs one piece at a time in the order it was
+/// On a queue `driven(by:)` a test clock, work runs one piece at a time in the order it was
 /// submitted, across every carrying queue, and `asyncAfter` waits for the test clock:
 /// `advance(by:)` runs the work due on the way and returns once it, and any work it submitted,
 /// has run.

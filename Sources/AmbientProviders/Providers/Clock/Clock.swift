@@ -30,7 +30,7 @@ import Foundation
 /// | ``live`` | the system's (`Date()`, `ContinuousClock`) | really sleeps |
 /// | ``fixed(_:)`` | stands still | returns at once |
 /// | ``immediate(start:)`` | moves only by what sleeps ask for | returns at once, advancing time |
-/// | ``TestClock/clock`` | moves when the test says (``TestClock/advance(by:isolation:fileID:filePath:line:column:)``) | suspends until then |
+/// | `TestClock.clock` | moves when the test says (`TestClock.advance(by:)`) | suspends until then |
 /// | ``init(_:wallTimeAtStart:)`` | any `Swift.Clock` you already have | that clock's |
 ///
 /// Every `sleep` honours cancellation: a cancelled task's sleep throws `CancellationError`.
@@ -149,12 +149,12 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     /// ```
     ///
     /// The live clock blocks the thread; ``fixed(_:)`` and ``immediate(start:)`` return at
-    /// once (the immediate clock moves its time forward); a ``TestClock`` blocks the thread
+    /// once (the immediate clock moves its time forward); a `TestClock` blocks the thread
     /// until the test advances time past the deadline, and counts it among its
-    /// ``TestClock/sleepers``. A wrapped `Swift.Clock` sleeps on that clock while the thread
+    /// `TestClock.sleepers`. A wrapped `Swift.Clock` sleeps on that clock while the thread
     /// waits.
     ///
-    /// A ``TestClock`` or a wrapped `Swift.Clock` can only sleep asynchronously, so from
+    /// A `TestClock` or a wrapped `Swift.Clock` can only sleep asynchronously, so from
     /// synchronous code that a task runs (a synchronous `@Test`, a `Task { }` body, what
     /// they call) this throws ``BlockingSleepInsideATask`` at once instead of blocking a
     /// thread of the concurrency pool — where a test clock nobody else can advance would
@@ -183,7 +183,7 @@ public struct Clock: AmbientValue, CustomStringConvertible {
     }
 
     /// The blocking `sleep(for:)` of a clock that can only sleep asynchronously (a
-    /// ``TestClock``'s, a wrapped `Swift.Clock`), called from synchronous code that a task
+    /// `TestClock`'s, a wrapped `Swift.Clock`), called from synchronous code that a task
     /// runs: waiting would block a thread of the concurrency pool, which the sleep itself
     /// needs. Thrown at once; nothing slept.
     public struct BlockingSleepInsideATask: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@ import Foundation
 // Why: test tools report failures nobody can catch (a stuck clock, an unexpected request) without trapping.
 
 /// Where Ambient's test tools report a failure that is nobody's error to catch: a
-/// ``TestClock`` whose woken work never settles, or whose ``TestClock/run(maximumSteps:isolation:fileID:filePath:line:column:)``
+/// `TestClock` whose woken work never settles, or whose `TestClock.run(maximumSteps:)`
 /// runs out of steps. They report and carry on; they never trap or hang the test process.
 ///
 /// By default (``automatic``) a report fails the running test — a Swift Testing issue, or

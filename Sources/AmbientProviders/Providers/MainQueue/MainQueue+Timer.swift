@@ -35,7 +35,7 @@ extension MainQueue {
 
         /// `Timer(fire:interval:repeats:block:)`: a timer that waits to be added to a main
         /// queue (``MainQueue/add(_:)``, as legacy code adds a `Timer` to `RunLoop.main`).
-        /// Added, it first fires at `date` on the current clock (a ``TestClock``'s time in a
+        /// Added, it first fires at `date` on the current clock (a `TestClock`'s time in a
         /// test), then every `interval` seconds if it `repeats`, until invalidated.
         ///
         /// ```swift

@@ -35,7 +35,7 @@ import Foundation
 /// Work runs on the main actor, inside the scope that scheduled it (its injected values),
 /// on the live queue and on a driven one alike.
 ///
-/// On a queue ``driven(by:)`` a ``TestClock``, time moves only when the test moves it:
+/// On a queue `driven(by:)` a `TestClock`, time moves only when the test moves it:
 /// `advance(by: .seconds(5))` runs the work due in those 5 seconds, in deadline order (work
 /// due at the same time in the order it was scheduled), each piece at its own deadline, and
 /// returns once it has run — and once the tasks it started have settled, as for any work
