@@ -352,5 +352,5 @@ struct WaitingRuleTests {
 
 extension BackgroundQueue {
     /// What a report would list as pending.
-    var pendingWorkLines: [String] { state.object?.pendingWork() ?? [] }
+    var pendingWorkLines: [String] { work?.pendingWork() ?? [] }
 }

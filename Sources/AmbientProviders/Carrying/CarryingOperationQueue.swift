@@ -57,7 +57,7 @@ open class CarryingOperationQueue: OperationQueue, @unchecked Sendable {
 
     private static func carried(_ block: @escaping @Sendable () -> Void, call: StaticString) -> @Sendable () -> Void {
         let context = InjectionContext.current
-        if let background = BackgroundQueue.current.state.object {
+        if let background = BackgroundQueue.current.work {
             return background.counted(context, Submission(operation: call), block)
         }
         return context.carrying(block)
@@ -72,12 +72,12 @@ open class CarryingOperationQueue: OperationQueue, @unchecked Sendable {
             operation.completionBlock = carried({ completion.run() }, call: "completionBlock")
         }
         if let operation = operation as? CarryingOperation {
-            operation.carry(InjectionContext.current, counting: BackgroundQueue.current.state.object)
+            operation.carry(InjectionContext.current, counting: BackgroundQueue.current.work)
             return operation
         }
         if operation.isAsynchronous { return operation }
         let carrier = OperationCarrier(operation)
-        carrier.carry(InjectionContext.current, counting: BackgroundQueue.current.state.object)
+        carrier.carry(InjectionContext.current, counting: BackgroundQueue.current.work)
         return carrier
     }
 }

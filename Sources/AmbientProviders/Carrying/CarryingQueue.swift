@@ -118,7 +118,7 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
         execute work: @escaping @Sendable () -> Void
     ) {
         let context = InjectionContext.current
-        if let background = BackgroundQueue.current.state.object {
+        if let background = BackgroundQueue.current.work {
             background.async(
                 on: queue, group: group, qos: qos, flags: flags, context: context,
                 submission: Submission(call: "async", queue: self, fileID: fileID, line: line, waiting: .queued),
@@ -145,7 +145,7 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
     ) {
         guard deadline < Deadline.never else { return }
         let context = InjectionContext.current
-        if let background = BackgroundQueue.current.state.object {
+        if let background = BackgroundQueue.current.work {
             background.asyncAfter(
                 deadline.delay, on: queue, qos: qos, flags: flags, context: context,
                 submission: Submission(call: "asyncAfter", queue: self, fileID: fileID, line: line, waiting: .queued),
@@ -200,7 +200,7 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
     /// ``sync(flags:execute:)`` with its work's result already stored by `body`.
     @usableFromInline
     func _sync(flags: DispatchWorkItemFlags, _ body: () -> Void) {
-        if let background = BackgroundQueue.current.state.object {
+        if let background = BackgroundQueue.current.work {
             background.sync(on: queue, flags: flags, context: .current, work: body).get()
             return
         }
@@ -229,7 +229,7 @@ public final class CarryingQueue: Sendable, CustomStringConvertible {
     /// parallel on Dispatch's threads, each inside the caller's scope; on a driven queue,
     /// one index after the other in order, on this thread. Returns when all have.
     public static func concurrentPerform(iterations: Int, execute work: (Int) -> Void) {
-        if BackgroundQueue.current.state.object?.isDriven == true {
+        if BackgroundQueue.current.work?.isDriven == true {
             for index in 0..<iterations { work(index) }
             return
         }

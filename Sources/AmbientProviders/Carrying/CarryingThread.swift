@@ -64,7 +64,7 @@ public final class CarryingThread: @unchecked Sendable {
     ) {
         let context = InjectionContext.current
         // A tracked or driven queue counts the thread; else, in a test, the test's own count.
-        let work = BackgroundQueue.current.state.object ?? IssueReporter.current.pendingWork?.workOutsideQueues
+        let work = BackgroundQueue.current.work ?? IssueReporter.current.pendingWork?.workOutsideQueues
         let running = Running(
             submission: Submission(call: "CarryingThread", queue: nil, fileID: fileID, line: line, waiting: .queued))
         thread = Thread {

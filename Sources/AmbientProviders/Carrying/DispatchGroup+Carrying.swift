@@ -31,7 +31,7 @@ extension DispatchGroup {
         execute work: @escaping @Sendable () -> Void
     ) {
         let context = InjectionContext.current
-        guard let background = BackgroundQueue.current.state.object else {
+        guard let background = BackgroundQueue.current.work else {
             notify(qos: qos, flags: flags, queue: queue.queue, execute: context.carrying(work))
             return
         }
@@ -64,7 +64,7 @@ extension DispatchGroup {
         let deliver: @Sendable () -> Void = {
             context.run { queue.async(fileID: fileID, line: line, execute: work) }
         }
-        guard let background = BackgroundQueue.current.state.object else {
+        guard let background = BackgroundQueue.current.work else {
             notify(queue: .global(), execute: deliver)
             return
         }

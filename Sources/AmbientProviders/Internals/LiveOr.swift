@@ -15,7 +15,7 @@
 /// `Benchmarks/ab` rows "read: never injected, Region" against "…, Clock" measure the
 /// difference; ``Clock``'s own storage is an enum with several cases for the same reason.
 @usableFromInline
-package enum LiveOr<Object: Sendable>: Sendable {
+package enum LiveOr<Object: AnyObject & Sendable>: Sendable {
     /// The live value.
     case live
     /// The provider's `current` wherever the value is used, not where it was made: what the

@@ -8,9 +8,10 @@ import Foundation
 // count it (BackgroundWork), and the waits live here with them, beside the test clock.
 
 extension BackgroundQueue {
-    /// The object behind the tracked or driven form; `nil` for the live one.
-    private var work: BackgroundWork? {
-        state.object.map { $0 as! BackgroundWork }
+    /// The object behind the tracked or driven form (this module's only ``CountedWork``);
+    /// `nil` for the live one.
+    private var counted: BackgroundWork? {
+        work.map { $0 as! BackgroundWork }
     }
 
     /// Dispatch's queues, with every submission made in its scope counted until it has run,
@@ -34,7 +35,7 @@ extension BackgroundQueue {
     /// How many submissions made in this queue's scopes have not finished (0 for `BackgroundQueue.live`,
     /// which counts nothing).
     public var unfinished: Int {
-        work?.unfinished ?? 0
+        counted?.unfinished ?? 0
     }
 
     /// Suspends until every submission made in this queue's scopes, and everything that work
@@ -55,7 +56,7 @@ extension BackgroundQueue {
         timeout: Duration = .seconds(60),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) async {
-        guard let work else { return }
+        guard let work = counted else { return }
         let outcome = await work.finished(timeout: timeout)
         let reporter = IssueReporter.current
         reporter.pendingWork?.deliverHeldReports()
@@ -76,7 +77,7 @@ extension BackgroundQueue {
         timeout: Duration = .seconds(60),
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) -> Bool {
-        guard let work else { return true }
+        guard let work = counted else { return true }
         let outcome = work.waitUntilFinished(timeout: timeout)
         guard let message = Self.report(outcome, of: work, timeout: timeout) else { return true }
         IssueReporter.current.report(

@@ -57,8 +57,8 @@ package final class PendingWorkCheck: PendingWorkWatch {
     /// test's reporter was current (by a trait's `fresh:` closure, by `InjectingTestCase`'s
     /// `injections`), which did not register itself.
     package func watch(queueOf context: InjectionContext) {
-        if let work = context[BackgroundQueue.self]?.state.object { watch(work) }
-        if let driver = context[MainQueue.self]?.state.object { watch(driver) }
+        if let work = context[BackgroundQueue.self]?.work { watch(work) }
+        if let driver = context[MainQueue.self]?.state.object?.wrapped { watch(driver) }
     }
 
     /// Watches `work` until the test ends (listed once in the report, however often it is

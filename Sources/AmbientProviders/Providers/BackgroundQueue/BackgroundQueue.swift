@@ -43,11 +43,17 @@ public struct BackgroundQueue: AmbientValue, CustomStringConvertible {
     /// The object that counts (and, driven, orders) the work, or `.live` (``LiveOr`` says why
     /// not an optional).
     @usableFromInline
-    package let state: LiveOr<any CountedWork>
+    package let state: LiveOr<SeamBox<any CountedWork>>
 
     @inlinable
     package init(work: (any CountedWork)?) {
-        state = LiveOr(work)
+        state = LiveOr(work.map(SeamBox.init))
+    }
+
+    /// The object that counts the work submitted where this queue is injected; `nil` for
+    /// the live queue.
+    package var work: (any CountedWork)? {
+        state.object?.wrapped
     }
 
     /// Dispatch's queues, as they are: work runs when Dispatch runs it, nothing counts it.
@@ -61,7 +67,7 @@ public struct BackgroundQueue: AmbientValue, CustomStringConvertible {
 
     /// `BackgroundQueue.live`, `.tracked()` or `.driven(by:)` with its clock.
     public var description: String {
-        state.object.map { "\($0)" } ?? "BackgroundQueue.live"
+        work.map { "\($0)" } ?? "BackgroundQueue.live"
     }
 
     // MARK: - DispatchQueue.global()'s surface

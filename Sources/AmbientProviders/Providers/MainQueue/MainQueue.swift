@@ -46,12 +46,12 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
     /// The test clock's driver, or `.live` for the live queue (``LiveOr`` says why not an
     /// optional).
     @usableFromInline
-    package let state: LiveOr<any MainQueueDriver>
+    package let state: LiveOr<SeamBox<any MainQueueDriver>>
 
     /// The test clock's driver of a driven main queue; `nil` for the live one. For
     /// ``followingCurrent``, the current main queue's.
     var driver: (any MainQueueDriver)? {
-        state.resolved(following: MainQueue.current.state)
+        state.resolved(following: MainQueue.current.state)?.wrapped
     }
 
     private init(following: Void) {
@@ -60,7 +60,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
 
     @inlinable
     package init(driver: (any MainQueueDriver)?) {
-        state = LiveOr(driver)
+        state = LiveOr(driver.map(SeamBox.init))
     }
 
     /// `DispatchQueue.main`.
@@ -245,7 +245,7 @@ public struct MainQueue: AmbientValue, CustomStringConvertible {
         // counted there, so its waits cover the main queue: from now, or on a driven main
         // queue from its deadline (`advance` already waits for work due on the way).
         let ticket: WorkTicket?
-        if let site, let background = BackgroundQueue.current.state.object, driver == nil || delay == .zero {
+        if let site, let background = BackgroundQueue.current.work, driver == nil || delay == .zero {
             ticket = background.admit(
                 Submission(call: site.call, queue: nil, fileID: site.fileID, line: site.line, waiting: .mainQueue))
         } else if driver == nil, let own = IssueReporter.current.pendingWork?.workOutsideQueues {
