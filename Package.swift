@@ -24,6 +24,11 @@ let package = Package(
         .library(name: "Ambient", targets: ["Ambient"]),
         // For code that makes its own types ambient and needs none of Ambient's providers.
         .library(name: "AmbientCore", targets: ["AmbientCore"]),
+        // The layers `Ambient` re-exports, each a product too: for a library that needs the
+        // providers without propagation, and so that SwiftPM's API-breakage check (which reads
+        // a library product's modules) covers every public module (scripts/release, .ci/run).
+        .library(name: "AmbientProviders", targets: ["AmbientProviders"]),
+        .library(name: "AmbientPropagation", targets: ["AmbientPropagation"]),
         .library(name: "AmbientTesting", targets: ["AmbientTesting"]),
         // TestClock and the tracked and driven queues, for a target that tests with them and
         // does not link AmbientTesting (a demo program); AmbientTesting re-exports it.
