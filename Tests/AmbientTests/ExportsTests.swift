@@ -4,7 +4,8 @@ import Ambient
 import Foundation
 import Testing
 
-// Why: `import Ambient` is the one import users write; it must give every layer's names.
+// Why: `import Ambient` is the one import app code writes; it must give the three layers'
+// names (the test clock is AmbientTesting's: TestClockLinkTests).
 
 /// A user's own ambient type, declared with `import Ambient` alone.
 private struct Theme: AmbientValue, Equatable {
