@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 
 import AmbientCore
+import AmbientProviders
+import AmbientTestClock
 import Foundation
 import Testing
 
-// @testable: the waiting rule's checks read a clock's internal state and its rounding to
-// Dispatch's nanoseconds, which no public API shows.
-@testable import AmbientProviders
-@testable import AmbientTestClock
+// Two checks use AmbientProviders' `package` declarations, which no public API shows: the
+// rounding of test-clock time to Dispatch's nanoseconds, and the lines a report would list
+// as pending.
 
 /// The one rule every wait keeps: when `advance`, `run` or `finished()` returns, the work due
 /// by then has run, and so has everything that work submitted: through groups, operations,
