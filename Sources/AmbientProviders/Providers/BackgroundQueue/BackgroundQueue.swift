@@ -13,7 +13,8 @@ import Foundation
 /// `BackgroundQueue.current`, and what every ``CarryingQueue`` does with the work submitted
 /// in a scope — run it on Dispatch (``live``), run it on Dispatch and count it until it has
 /// finished (`tracked()`), or run it in one deterministic order driven by a `TestClock`
-/// (`driven(by:)`).
+/// (`driven(by:)`). The two test forms and the waits are AmbientTestClock's, which
+/// `import AmbientTesting` brings.
 ///
 /// Every submission carries the submitter's scope (its injected values), whatever the form:
 ///
