@@ -38,10 +38,11 @@ import Foundation
 /// On a queue `driven(by:)` a `TestClock` (AmbientTestClock's, which `import AmbientTesting`
 /// brings), time moves only when the test moves it: `advance(by: .seconds(5))` runs the work
 /// due in those 5 seconds, in deadline order (work due at the same time in the order it was
-/// scheduled), each piece at its own deadline, and returns once it has run — and once the tasks it started have settled, as for any work
-/// the clock wakes (a task it starts on the main actor is not counted: see
-/// `TestClock.counting(_:)`). The test awaiting `advance` must not hold the main
-/// actor synchronously (awaiting is fine: a `@MainActor` test suspends there).
+/// scheduled), each piece at its own deadline, and returns once it has run — and once the
+/// tasks it started have settled, as for any work the clock wakes (a task it starts on the
+/// main actor is not counted: see `TestClock.counting(_:)`). The test awaiting `advance`
+/// must not hold the main actor synchronously (awaiting is fine: a `@MainActor` test
+/// suspends there).
 public struct MainQueue: AmbientValue, CustomStringConvertible {
     /// The test clock's driver, or `.live` for the live queue (``LiveOr`` says why not an
     /// optional).
