@@ -11,7 +11,12 @@ extension BackgroundQueue {
     /// The object behind the tracked or driven form (this module's only ``CountedWork``);
     /// `nil` for the live one.
     private var counted: BackgroundWork? {
-        work.map { $0 as! BackgroundWork }
+        work.map { work in
+            guard let counted = work as? BackgroundWork else {
+                preconditionFailure("\(work) counts this queue's work, but is not AmbientTestClock's BackgroundWork")
+            }
+            return counted
+        }
     }
 
     /// Dispatch's queues, with every submission made in its scope counted until it has run,
@@ -32,8 +37,8 @@ extension BackgroundQueue {
         BackgroundQueue(work: BackgroundWork(testClock: testClock))
     }
 
-    /// How many submissions made in this queue's scopes have not finished (0 for `BackgroundQueue.live`,
-    /// which counts nothing).
+    /// How many submissions made in this queue's scopes have not finished (0 for
+    /// `BackgroundQueue.live`, which counts nothing).
     public var unfinished: Int {
         counted?.unfinished ?? 0
     }
