@@ -53,7 +53,8 @@ private func make(_ type: any Numbered.Type, _ number: Int) -> any Numbered {
     return make(type)
 }
 
-/// Runs `body` inside one `withInjected` of `values` (1 to 4 of them, opened).
+/// Runs `body` inside one `withInjected` of `values` (1 to 7 of them, opened: the spelled-out
+/// forms up to 3, the variadic one beyond).
 private func withInjectedAll(_ values: [any Numbered], _ body: () -> Void) {
     func one<A: Injectable>(_ a: A) { withInjected(a, operation: body) }
     func two<A: Injectable, B: Injectable>(_ a: A, _ b: B) { withInjected(a, b, operation: body) }
@@ -63,16 +64,35 @@ private func withInjectedAll(_ values: [any Numbered], _ body: () -> Void) {
     func four<A: Injectable, B: Injectable, C: Injectable, D: Injectable>(_ a: A, _ b: B, _ c: C, _ d: D) {
         withInjected(a, b, c, d, operation: body)
     }
+    func five<A: Injectable, B: Injectable, C: Injectable, D: Injectable, E: Injectable>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
+    ) {
+        withInjected(a, b, c, d, e, operation: body)
+    }
+    func six<A: Injectable, B: Injectable, C: Injectable, D: Injectable, E: Injectable, F: Injectable>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
+    ) {
+        withInjected(a, b, c, d, e, f, operation: body)
+    }
+    func seven<A: Injectable, B: Injectable, C: Injectable, D: Injectable, E: Injectable, F: Injectable, G: Injectable>(
+        _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+    ) {
+        withInjected(a, b, c, d, e, f, g, operation: body)
+    }
     switch values.count {
     case 1: one(values[0])
     case 2: two(values[0], values[1])
     case 3: three(values[0], values[1], values[2])
-    default: four(values[0], values[1], values[2], values[3])
+    case 4: four(values[0], values[1], values[2], values[3])
+    case 5: five(values[0], values[1], values[2], values[3], values[4])
+    case 6: six(values[0], values[1], values[2], values[3], values[4], values[5])
+    default: seven(values[0], values[1], values[2], values[3], values[4], values[5], values[6])
     }
 }
 
-/// The hashed index behind every context (ContextStorage.swift): lookups, shadowing and
-/// path copying where types share a bucket, and what a nested scope keeps.
+/// The root behind every context (ContextStorage.swift): flat up to five types, the hashed
+/// index beyond; lookups, shadowing, path copying where types share a bucket, the index built
+/// when a context outgrows the flat form, and what a nested scope keeps.
 @Suite("Context index")
 struct ContextIndexTests {
     /// A pool where most types share a bucket with another: 3 buckets of 4 types, and 4 types
@@ -92,10 +112,10 @@ struct ContextIndexTests {
         #expect(Set(Self.pool.map(bucket)).count == 7)
     }
 
-    /// Random nests of scopes over the pool, shadowing types that share buckets in every
-    /// order; after each scope is entered and after it ends, every type reads what a
-    /// dictionary model says, and so does every context captured on the way (after its scope
-    /// ended, too).
+    /// Random nests of scopes of 1 to 7 values over the pool, shadowing types that share
+    /// buckets in every order, crossing from the flat root to the index at every count; after
+    /// each scope is entered and after it ends, every type reads what a dictionary model says,
+    /// and so does every context captured on the way (after its scope ended, too).
     @Test(arguments: 0..<200)
     func randomNestsAgreeWithAModel(seed: Int) {
         var generator = SplitMix(state: UInt64(seed))
@@ -111,7 +131,7 @@ struct ContextIndexTests {
         }
 
         func nest(depth: Int) {
-            let count = Int.random(in: 1...4, using: &generator)
+            let count = Int.random(in: 1...7, using: &generator)
             let chosen = (0..<count).map { _ in Int.random(in: 0..<Self.pool.count, using: &generator) }
             let values = chosen.map { index -> any Numbered in
                 next += 1
@@ -147,23 +167,73 @@ struct ContextIndexTests {
     }
 
     /// However many types the context holds, a nested scope keeps what it injects plus a
-    /// bounded overhead: its root, one leaf per value, one entry per value.
+    /// bounded overhead: in the flat form, its root and one entry per value; in the index, its
+    /// root, one leaf per value, one entry per value; and once, in the scope whose context
+    /// outgrows the flat form, the flat parent's entries and their leaves too.
     @Test func aNestedScopeKeepsWhatItInjectsPlusABoundedOverhead() {
         let types = probeTypes(64)
         _ = StorageCache.take(capacity: 0)  // this thread's spare, if any: each scope below allocates
         var sizes: [Int] = []
+        var indexed: [Bool] = []
         func nest(_ index: Int) {
             guard index < types.count else { return }
             withInjectedAll([make(types[index], index)]) {
                 sizes.append(InjectionContext.current.storage!.footprint)
+                indexed.append(InjectionContext.current.storage!.isIndexed)
                 nest(index + 1)
             }
         }
         nest(0)
         #expect(InjectionContext.current.isEmpty)
-        let bound = ContextStorage.footprint(values: 1, valueBytes: MemoryLayout<Probe<ProbeBase>>.size)
+        let limit = ContextIndex.flatLimit
+        let valueBytes = MemoryLayout<Probe<ProbeBase>>.size
+        let bound = ContextStorage.footprint(values: 1, valueBytes: valueBytes)
+        let outgrowing = ContextStorage.footprint(values: 1, valueBytes: valueBytes, copies: limit)
         #expect(sizes.count == 64)
-        #expect(sizes.allSatisfy { $0 <= bound }, "\(sizes) against \(bound)")
+        #expect(indexed == Array(repeating: false, count: limit) + Array(repeating: true, count: 64 - limit))
+        #expect(sizes.prefix(limit).allSatisfy { $0 < bound }, "\(sizes) against \(bound)")
+        #expect(sizes[limit] <= outgrowing, "\(sizes[limit]) against \(outgrowing)")
+        #expect(sizes.dropFirst(limit + 1).allSatisfy { $0 <= bound }, "\(sizes) against \(bound)")
+    }
+
+    /// A flat root holds one entry per type: a type injected again overwrites its entry in
+    /// place (the count stays); a scope whose types, counted as if all new, would take its
+    /// context past five builds the index, at once for six values; and a context that outgrows
+    /// the flat form keeps reading its parent's values.
+    @Test func theFlatRootAndTheIndexBuiltFromIt() {
+        let types = probeTypes(7)
+        func reads(_ count: Int) -> [Int] { (0..<count).map { current(types[$0]) } }
+        withInjectedAll((0..<3).map { make(types[$0], $0) }) {
+            #expect(!InjectionContext.current.storage!.isIndexed)
+            withInjectedAll([make(types[1], 10), make(types[2], 20)]) {
+                #expect(!InjectionContext.current.storage!.isIndexed)
+                #expect(InjectionContext.current.storage!.slotCount == 3)
+                #expect(reads(4) == [0, 10, 20, -1])
+                withInjectedAll([make(types[3], 3), make(types[4], 4)]) {
+                    #expect(!InjectionContext.current.storage!.isIndexed)
+                    #expect(InjectionContext.current.storage!.slotCount == 5)
+                    withInjectedAll([make(types[5], 5)]) {
+                        #expect(InjectionContext.current.storage!.isIndexed)
+                        #expect(reads(7) == [0, 10, 20, 3, 4, 5, -1])
+                        #expect(InjectionContext.current.injectedTypes.count == 6)
+                    }
+                    withInjectedAll([make(types[0], 100)]) {  // counted as new: 6
+                        #expect(InjectionContext.current.storage!.isIndexed)
+                        #expect(InjectionContext.current.storage!.slotCount == 5)
+                        #expect(reads(6) == [100, 10, 20, 3, 4, -1])
+                    }
+                }
+                #expect(reads(4) == [0, 10, 20, -1])
+            }
+        }
+        withInjectedAll((0..<6).map { make(types[$0], $0) }) {
+            #expect(InjectionContext.current.storage!.isIndexed)
+            #expect(reads(7) == [0, 1, 2, 3, 4, 5, -1])
+        }
+        withInjectedAll([make(types[0], 0), make(types[0], 1), make(types[1], 2)]) {
+            #expect(InjectionContext.current.storage!.slotCount == 2)
+            #expect(current(types[0]) == 1)
+        }
     }
 
     /// The memory figures the Performance article quotes ("Memory"), on a 64-bit platform:
@@ -190,8 +260,8 @@ struct ContextIndexTests {
             nest(0)
         }
         print(rows.map { "| \($0.k) | \($0.context) | \($0.scope) |" }.joined(separator: "\n"))
-        #expect(rows.map(\.context) == [360, 888, 3552, 14208])
-        #expect(rows.map(\.scope) == [360, 360, 360, 360])
+        #expect(rows.map(\.context) == [240, 384, 3712, 14464])
+        #expect(rows.map(\.scope) == [240, 240, 368, 368])
     }
 
     /// The spelled-out forms destroy what they stored, in argument order, when a scope ends

@@ -8,8 +8,8 @@ import _AmbientShims
 // ===================================
 // Scope.swift's `_scope` calls a `make` here (or its one-, two- or three-value form,
 // ArityLadder.swift): the room the values need is counted, a storage is taken (the thread's
-// spare, or a new one), the parent's root is copied and each value inserted
-// (`ContextWriter`).
+// spare, or a new one), the parent's root is copied (its flat entries, or its index's root)
+// and each value inserted (`ContextWriter`).
 
 extension ContextStorage {
     /// A new storage holding `values` on top of `parent`'s (or `parent` itself when
@@ -41,6 +41,10 @@ extension ContextStorage {
     /// `copies` path-copied entries, copies `parent`'s root into it and lets `place` insert
     /// the values. `parent` is borrowed (the caller keeps it alive: a binding, or a context it
     /// holds), and retained once, by the new storage.
+    ///
+    /// The root stays flat while the parent's is and their types, counted as if all new, are
+    /// at most `ContextIndex.flatLimit`; otherwise it is the index, built afresh over a flat
+    /// parent (its entries copied in) or copied from an indexed one.
     @inlinable
     static func make(
         owned: Int,
@@ -50,7 +54,13 @@ extension ContextStorage {
         processWideToken: UInt64? = nil,
         place: (inout ContextWriter) -> Void
     ) -> ContextStorage {
-        let (structure, capacity) = room(owned: owned, bytes: bytes, copies: copies)
+        // The parent's root: its flat entries (0 with no parent), or `ContextIndex.indexed`.
+        let parentFlat = parent?._withUnsafeGuaranteedRef { $0.withUnsafeMutablePointerToHeader { $0.pointee.flatCount } } ?? 0
+        let flat = parentFlat >= 0 && parentFlat &+ owned <= ContextIndex.flatLimit
+        // A flat parent's entries, copied into an index built afresh.
+        let inherited = !flat && parentFlat > 0 ? parentFlat : 0
+        let (structure, capacity) = room(
+            owned: owned, bytes: bytes, copies: copies &+ inherited, leaves: flat ? 0 : owned &+ inherited)
 
         let token = processWideToken ?? parent?._withUnsafeGuaranteedRef { $0.processWideToken } ?? 0
         let storage: ContextStorage
@@ -64,8 +74,8 @@ extension ContextStorage {
         } else {
             let buffer = ContextStorage.create(minimumCapacity: capacity) { _ in
                 ContextHeader(
-                    count: 0, ownedCount: 0, parent: parent?.takeUnretainedValue(), processWideToken: token,
-                    capacity: capacity)
+                    count: 0, flatCount: 0, ownedCount: 0, parent: parent?.takeUnretainedValue(),
+                    processWideToken: token, capacity: capacity)
             }
             storage = unsafeDowncast(buffer, to: ContextStorage.self)
         }
@@ -74,7 +84,18 @@ extension ContextStorage {
         let (header, tail) = storage.withUnsafeMutablePointers { ($0, $1) }
         let root = UnsafeMutableRawPointer(tail)
         var count = 0
-        if let parent {
+        if flat {
+            // The parent's flat entries (a flat root holds one per type: `count` of them).
+            if let parent, parentFlat > 0 {
+                parent._withUnsafeGuaranteedRef {
+                    $0.withUnsafeMutablePointerToElements { parentTail in
+                        root.copyMemory(from: parentTail, byteCount: parentFlat &* MemoryLayout<FlatEntry>.stride)
+                    }
+                }
+                count = parentFlat
+            }
+        } else if let parent, parentFlat < 0 {
+            // The parent's index: its root, shared leaves and all.
             parent._withUnsafeGuaranteedRef {
                 $0.withUnsafeMutablePointers { parentHeader, parentTail in
                     root.copyMemory(from: parentTail, byteCount: ContextIndex.bytes)
@@ -82,6 +103,7 @@ extension ContextStorage {
                 }
             }
         } else {
+            // An index built afresh: empty, then the flat parent's entries (below).
             root.initializeMemory(
                 as: UnsafeRawPointer.self, repeating: _ambient_empty_leaf_address(), count: ContextIndex.width)
         }
@@ -91,22 +113,27 @@ extension ContextStorage {
             structure: UnsafeMutableRawPointer(tail + (ContextIndex.width &+ owned &* ContextIndex.slotWords)),
             values: UnsafeMutableRawPointer(tail + structure),
             end: UnsafeMutableRawPointer(tail + capacity),
-            count: count)
+            count: count,
+            flatCount: flat ? count : ContextIndex.indexed)
+        if inherited > 0, let parent {
+            parent._withUnsafeGuaranteedRef { $0.withFlatEntries { writer.index($0) } }
+        }
         place(&writer)
         header.pointee.count = writer.count
+        header.pointee.flatCount = writer.flatCount
         header.pointee.ownedCount = writer.stored
         return storage
     }
 
-    /// The words a storage's tail needs for `owned` values taking at most `bytes` bytes and
-    /// `copies` path copies: the root, the entries, the leaves and the path copies (the
-    /// `structure`), then the values.
+    /// The words a storage's tail needs for `owned` values taking at most `bytes` bytes,
+    /// `copies` copied entries and `leaves` new leaves (at most 16 of them count): the root,
+    /// the entries, the leaves and the copies (the `structure`), then the values.
     @inlinable
-    static func room(owned: Int, bytes: Int, copies: Int) -> (structure: Int, total: Int) {
+    static func room(owned: Int, bytes: Int, copies: Int, leaves: Int) -> (structure: Int, total: Int) {
         let word = MemoryLayout<UInt>.stride
-        let leaves = Swift.min(owned, ContextIndex.width)
         let structure =
-            ContextIndex.width &+ (owned &+ copies) &* ContextIndex.slotWords &+ leaves &* ContextIndex.width
+            ContextIndex.width &+ (owned &+ copies) &* ContextIndex.slotWords
+            &+ Swift.min(leaves, ContextIndex.width) &* ContextIndex.width
         return (structure, structure &+ (bytes &+ word &- 1) / word)
     }
 
@@ -118,12 +145,12 @@ extension ContextStorage {
     }
 
     /// The bytes a storage made for `values` values of `valueBytes` bytes in all (each
-    /// aligned to a word at most) takes, with no path copies: what a scope of them keeps
-    /// however many types its parent holds.
-    static func footprint(values: Int, valueBytes: Int) -> Int {
-        footprint(
-            words: room(owned: values, bytes: valueBytes &+ values &* (MemoryLayout<UInt>.alignment &- 1), copies: 0)
-                .total)
+    /// aligned to a word at most) takes in an index, with `copies` copied entries (0: no path
+    /// copies; a flat parent's entries when the index is built afresh): what a scope of them
+    /// keeps however many types its parent holds.
+    static func footprint(values: Int, valueBytes: Int, copies: Int = 0) -> Int {
+        let bytes = valueBytes &+ values &* (MemoryLayout<UInt>.alignment &- 1)
+        return footprint(words: room(owned: values, bytes: bytes, copies: copies, leaves: values &+ copies).total)
     }
 
     /// The bytes this storage takes (see ``footprint(words:)``).
@@ -160,9 +187,11 @@ extension ContextStorage {
         MemoryLayout<V>.size &+ MemoryLayout<V>.alignment &- 1
     }
 
-    /// How many entries precede `V`'s in its bucket; 0 when `V` has none.
+    /// How many entries precede `V`'s in its bucket; 0 when `V` has none, and in a flat root
+    /// (whose entry of `V` is overwritten in place).
     @inlinable
     func entries<V: Injectable>(before _: V.Type) -> Int {
+        guard isIndexed else { return 0 }
         let key = ObjectIdentifier(V.self)
         var entry = firstEntry(of: key)
         var before = 0

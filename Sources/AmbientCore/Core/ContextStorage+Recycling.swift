@@ -40,6 +40,7 @@ extension ContextStorage {
     func emptied() {
         withUnsafeMutablePointerToHeader { header in
             header.pointee.count = 0
+            header.pointee.flatCount = 0
             header.pointee.ownedCount = 0
             header.pointee.parent = nil
             header.pointee.processWideToken = 0

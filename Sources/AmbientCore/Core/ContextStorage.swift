@@ -2,9 +2,9 @@
 
 import _AmbientShims
 
-// Why: one object per scope holds a hashed index of every value it can see, so a read costs
-// the same however many types are injected, and a scope shares its parent's index instead of
-// copying it.
+// Why: one object per scope holds every value it can see, so a read costs the same however
+// many types are injected: a few types as a flat list of entries (a scope copies its parent's
+// handful), more through a hashed index it shares with its parent instead of copying it.
 
 // The layout
 // ==========
@@ -15,22 +15,31 @@ import _AmbientShims
 // - An entry (`ContextSlot`) is one injected value: its type, where its bytes are, and the
 //   next entry of the same bucket. A storage's owned entries are the values its scope
 //   injected, in argument order.
-// - The index is a two-level table of 256 buckets keyed by the type's metadata pointer,
-//   hashed (Fibonacci multiplication): the root's 16 words point to leaves, a leaf's 16 words
-//   to the first entry of a bucket, and entries chain within a bucket (types whose hashes
-//   collide; rare: 64 types fill 256 buckets with about 7 collisions). A root word that no
-//   injected type needed points to a shared empty leaf (`_ambient_empty_leaf`), never null,
-//   so a lookup is the same loads whether the leaf exists or not.
-// - A scope copies its parent's root (16 words), and for each value it injects copies the
-//   one leaf its bucket is in (16 words) and prepends an entry to that bucket. Everything
-//   else — the other 15 leaves, every other entry, every value — is the parent's, shared,
-//   and kept alive by `parent`. So a scope costs the same whatever its parent holds, a
-//   nested scope keeps what it injects plus at most 128 + 128 × values bytes, and a read is
-//   two loads and a compare at any breadth.
+// - The root is one of two things, which the header's `flatCount` says:
+//   - **Flat** (a context of at most `ContextIndex.flatLimit` types, 5): the root holds one
+//     `FlatEntry` (a type and its value's address) per type the context sees, its own and
+//     its parent's, copied (each 3 words, so 5 fit in the root's 16). A read compares at most 5 metadata pointers; a scope copies at
+//     most 5 entries. Most contexts are these: a test's or a request's handful of fakes.
+//   - **Indexed** (more types): a two-level table of 256 buckets keyed by the type's metadata
+//     pointer, hashed (Fibonacci multiplication): the root's 16 words point to leaves, a
+//     leaf's 16 words to the first entry of a bucket, and entries chain within a bucket
+//     (types whose hashes collide; rare: 64 types fill 256 buckets with about 7 collisions).
+//     A root word that no injected type needed points to a shared empty leaf
+//     (`_ambient_empty_leaf`), never null, so a lookup is the same loads whether the leaf
+//     exists or not.
+// - A scope over an indexed parent copies its parent's root (16 words), and for each value it
+//   injects copies the one leaf its bucket is in (16 words) and prepends an entry to that
+//   bucket. Everything else — the other 15 leaves, every other entry, every value — is the
+//   parent's, shared, and kept alive by `parent`. So a scope costs the same whatever its
+//   parent holds, a nested scope keeps what it injects plus at most 128 + 128 × values bytes,
+//   and a read is two loads and a compare at any breadth.
+// - The scope whose context outgrows the flat form (its flat parent's types and its own are
+//   more than 5) builds the index afresh: its parent's entries, at most 5, are copied into it
+//   as path copies are, once.
 // - A type injected again is unlinked from its bucket: the entries before it in that chain
 //   are copied (path copying, only when two types collide in one bucket), so a chain never
 //   holds a shadowed entry and its length is bounded by the types that share the bucket,
-//   however deep the nesting.
+//   however deep the nesting. In the flat form its entry is overwritten in place.
 // Decided by measurement against a flat array and the other alternatives (ARCHITECTURE.md,
 // "The context's representation"; the "breadth" rows of Benchmarks/instructions).
 
@@ -54,6 +63,22 @@ struct ContextSlot {
     }
 }
 
+/// One type a flat root holds: its type and where its value lives (an entry without a
+/// chain, 3 words, so that 5 fit in the root's 16).
+@usableFromInline
+struct FlatEntry {
+    /// The type; its metadata pointer is the lookup key.
+    @usableFromInline let type: any Injectable.Type
+    /// The value, in this storage or an ancestor.
+    @usableFromInline let value: UnsafeRawPointer
+
+    @inlinable
+    init(type: any Injectable.Type, value: UnsafeRawPointer) {
+        self.type = type
+        self.value = value
+    }
+}
+
 extension ContextSlot {
     /// The entry of `key`'s type in the chain starting at `first`, if any.
     @inlinable
@@ -72,6 +97,9 @@ extension ContextSlot {
 struct ContextHeader {
     /// How many distinct types the context holds a value for, owned and inherited.
     @usableFromInline var count: Int
+    /// The root's form: how many entries it holds when it is flat (`count`, at most
+    /// `ContextIndex.flatLimit`), or -1 when it is the index. A read's first load.
+    @usableFromInline var flatCount: Int
     /// How many entries this storage owns (they follow the root, in argument order).
     @usableFromInline var ownedCount: Int
     /// The context this one was made from; keeps the inherited entries and values alive.
@@ -85,8 +113,12 @@ struct ContextHeader {
     @usableFromInline let capacity: Int
 
     @inlinable
-    init(count: Int, ownedCount: Int, parent: ContextStorage?, processWideToken: UInt64, capacity: Int) {
+    init(
+        count: Int, flatCount: Int, ownedCount: Int, parent: ContextStorage?, processWideToken: UInt64,
+        capacity: Int
+    ) {
         self.count = count
+        self.flatCount = flatCount
         self.ownedCount = ownedCount
         self.parent = parent
         self.processWideToken = processWideToken
@@ -103,6 +135,10 @@ enum ContextIndex {
     @inlinable static var bytes: Int { width &* MemoryLayout<UInt>.stride }
     /// Words an entry takes.
     @inlinable static var slotWords: Int { MemoryLayout<ContextSlot>.stride / MemoryLayout<UInt>.stride }
+    /// The most types a flat root holds: as many flat entries as fit in the root's words (5).
+    @inlinable static var flatLimit: Int { bytes / MemoryLayout<FlatEntry>.stride }
+    /// The `flatCount` of an indexed root.
+    @inlinable static var indexed: Int { -1 }
 
     /// Where `key`'s bucket is: the byte offset of its leaf's pointer in the root, and of its
     /// chain's first entry in that leaf. The metadata pointer multiplied by 2^64/φ (its low
@@ -143,27 +179,62 @@ final class ContextStorage: ManagedBuffer<ContextHeader, UInt> {
     }
 
     /// Where the value injected for `V` lives, if any: valid as long as this storage is.
-    /// The read's lookup: the root's word for `V`'s bucket (a leaf, or the empty leaf), the
-    /// leaf's, then the chain (one entry, nearly always).
+    /// The read's lookup: at most 5 compares in a flat root; in an indexed one, the root's
+    /// word for `V`'s bucket (a leaf, or the empty leaf), the leaf's, then the chain (one
+    /// entry, nearly always).
     @inlinable
     func address<V: Injectable>(of _: V.Type) -> UnsafeRawPointer? {
         address(ofKey: ObjectIdentifier(V.self))
     }
 
-    /// Where the value injected for the type `key` identifies lives, if any.
+    /// Where the value injected for the type `key` identifies lives, if any: the flat root's
+    /// entries compared in turn, or the index's bucket and its chain.
     @inlinable
     func address(ofKey key: ObjectIdentifier) -> UnsafeRawPointer? {
-        ContextSlot.find(key, from: firstEntry(of: key))?.pointee.value
+        withUnsafeMutablePointers { header, tail in
+            let flat = header.pointee.flatCount
+            if flat >= 0 {
+                let entries = UnsafeRawPointer(tail).assumingMemoryBound(to: FlatEntry.self)
+                var index = 0
+                while index < flat {
+                    if ObjectIdentifier(entries[index].type) == key { return entries[index].value }
+                    index &+= 1
+                }
+                return nil
+            }
+            return ContextSlot.find(key, from: Self.firstEntry(of: key, root: UnsafeRawPointer(tail)))?.pointee.value
+        }
     }
 
-    /// The first entry of `key`'s bucket, if any: the root's word for the bucket, then the
-    /// leaf's.
+    /// Whether the root is the index (not flat).
+    @inlinable
+    var isIndexed: Bool {
+        withUnsafeMutablePointerToHeader { $0.pointee.flatCount < 0 }
+    }
+
+    /// The first entry of `key`'s bucket in an indexed storage, if any: the root's word for
+    /// the bucket, then the leaf's.
     @inlinable
     func firstEntry(of key: ObjectIdentifier) -> UnsafePointer<ContextSlot>? {
-        withUnsafeMutablePointerToElements { tail in
-            let bucket = ContextIndex.bucket(of: key)
-            let leaf = UnsafeRawPointer(tail).load(fromByteOffset: bucket.root, as: UnsafeRawPointer.self)
-            return leaf.load(fromByteOffset: bucket.leaf, as: UnsafePointer<ContextSlot>?.self)
+        assert(isIndexed, "ContextStorage: a flat root has no buckets")
+        return withUnsafeMutablePointerToElements { Self.firstEntry(of: key, root: UnsafeRawPointer($0)) }
+    }
+
+    /// The first entry of `key`'s bucket in the index whose root is at `root`.
+    @inlinable
+    static func firstEntry(of key: ObjectIdentifier, root: UnsafeRawPointer) -> UnsafePointer<ContextSlot>? {
+        let bucket = ContextIndex.bucket(of: key)
+        let leaf = root.load(fromByteOffset: bucket.root, as: UnsafeRawPointer.self)
+        return leaf.load(fromByteOffset: bucket.leaf, as: UnsafePointer<ContextSlot>?.self)
+    }
+
+    /// The flat root's entries (its `flatCount` of them): every type the context sees.
+    @inlinable
+    func withFlatEntries<R>(_ body: (UnsafeBufferPointer<FlatEntry>) -> R) -> R {
+        withUnsafeMutablePointers { header, tail in
+            assert(header.pointee.flatCount >= 0, "ContextStorage: an indexed root has no flat entries")
+            let first = UnsafeRawPointer(tail).assumingMemoryBound(to: FlatEntry.self)
+            return body(UnsafeBufferPointer(start: first, count: header.pointee.flatCount))
         }
     }
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 
-// Why: inserting a value into a storage being made is the one place the index is written.
+// Why: inserting a value into a storage being made is the one place the root is written.
 
 /// Inserts values into a ``ContextStorage`` while `make` builds it (ContextStorage+Making.swift):
-/// stores each value's bytes, copies the leaf of its bucket the first time this storage
-/// touches it, unlinks an entry of the same type, and puts the new entry first.
+/// stores each value's bytes and its owned entry, then, in a flat root, overwrites the entry
+/// of the same type or appends one; in an index, copies the leaf of its bucket the first time
+/// this storage touches it, unlinks an entry of the same type, and puts the new entry first.
 ///
-/// The room was counted by `make`'s caller: `owned` entries, `min(owned, 16)` leaves, the
-/// path copies `ContextStorage.entries(before:)` counted, and the values' reservations.
+/// The room was counted by `make`: `owned` entries, the leaves, the path copies
+/// `ContextStorage.entries(before:)` counted and a flat parent's entries, and the values'
+/// reservations.
 @usableFromInline
 struct ContextWriter: ~Copyable {
     /// The storage's root (its parent's, copied).
@@ -25,6 +27,8 @@ struct ContextWriter: ~Copyable {
     @usableFromInline let end: UnsafeMutableRawPointer
     /// How many distinct types the storage holds so far.
     @usableFromInline var count: Int
+    /// How many entries a flat root holds, or `ContextIndex.indexed`.
+    @usableFromInline var flatCount: Int
     /// How many entries were stored.
     @usableFromInline var stored = 0
     /// Which leaves (bit per root word) are this storage's own copies.
@@ -37,7 +41,8 @@ struct ContextWriter: ~Copyable {
         structure: UnsafeMutableRawPointer,
         values: UnsafeMutableRawPointer,
         end: UnsafeMutableRawPointer,
-        count: Int
+        count: Int,
+        flatCount: Int
     ) {
         self.root = root
         self.owned = owned
@@ -46,6 +51,7 @@ struct ContextWriter: ~Copyable {
         self.values = values
         self.end = end
         self.count = count
+        self.flatCount = flatCount
     }
 
     /// Inserts `value`: from here on a lookup of `V` finds it. A second `V` in the same
@@ -58,6 +64,29 @@ struct ContextWriter: ~Copyable {
         values = address + MemoryLayout<V>.size
 
         let key = ObjectIdentifier(V.self)
+        // Raw initialisation binds the entry's memory to `ContextSlot` (a recycled storage
+        // may have held a value's bytes there).
+        let entry = owned + stored &* MemoryLayout<ContextSlot>.stride
+        stored &+= 1
+        if flatCount >= 0 {
+            entry.initializeMemory(
+                as: ContextSlot.self, to: ContextSlot(type: V.self, value: UnsafeRawPointer(address), next: nil))
+            let flat = FlatEntry(type: V.self, value: UnsafeRawPointer(address))
+            var index = 0
+            while index < flatCount {
+                let existing = root + index &* MemoryLayout<FlatEntry>.stride
+                if ObjectIdentifier(existing.load(as: FlatEntry.self).type) == key {
+                    existing.initializeMemory(as: FlatEntry.self, to: flat)
+                    return
+                }
+                index &+= 1
+            }
+            assert(flatCount < ContextIndex.flatLimit, "ContextStorage: a flat root holds at most \(ContextIndex.flatLimit) types")
+            (root + flatCount &* MemoryLayout<FlatEntry>.stride).initializeMemory(as: FlatEntry.self, to: flat)
+            flatCount &+= 1
+            count &+= 1
+            return
+        }
         let bucket = ContextIndex.bucket(of: key)
         let head = leaf(at: bucket.root) + bucket.leaf
         var next = head.load(as: UnsafePointer<ContextSlot>?.self)
@@ -67,12 +96,24 @@ struct ContextWriter: ~Copyable {
         } else {
             count &+= 1
         }
-        // Raw initialisation binds the entry's memory to `ContextSlot` (a recycled storage
-        // may have held a value's bytes there).
-        let entry = (owned + stored &* MemoryLayout<ContextSlot>.stride).initializeMemory(
+        let indexed = entry.initializeMemory(
             as: ContextSlot.self, to: ContextSlot(type: V.self, value: UnsafeRawPointer(address), next: next))
-        head.storeBytes(of: UnsafePointer(entry), as: UnsafePointer<ContextSlot>?.self)
-        stored &+= 1
+        head.storeBytes(of: UnsafePointer(indexed), as: UnsafePointer<ContextSlot>?.self)
+    }
+
+    /// Indexes a flat parent's entries (each of a different type) in the index this storage
+    /// builds afresh: each copied into the structure region, first in its bucket.
+    @inlinable
+    mutating func index(_ inherited: UnsafeBufferPointer<FlatEntry>) {
+        for entry in inherited {
+            let bucket = ContextIndex.bucket(of: ObjectIdentifier(entry.type))
+            let head = leaf(at: bucket.root) + bucket.leaf
+            let next = head.load(as: UnsafePointer<ContextSlot>?.self)
+            let copy = reserve(bytes: MemoryLayout<ContextSlot>.stride).initializeMemory(
+                as: ContextSlot.self, to: ContextSlot(type: entry.type, value: entry.value, next: next))
+            head.storeBytes(of: UnsafePointer(copy), as: UnsafePointer<ContextSlot>?.self)
+            count &+= 1
+        }
     }
 
     /// The leaf at `offset` in the root, this storage's own: copied from the parent's (or
