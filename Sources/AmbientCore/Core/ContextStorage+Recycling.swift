@@ -42,7 +42,10 @@ extension ContextStorage {
             header.pointee.count = 0
             header.pointee.flatCount = 0
             header.pointee.ownedCount = 0
-            header.pointee.parent = nil
+            if let parent = header.pointee.parent {
+                header.pointee.parent = nil
+                parent.release()
+            }
             header.pointee.processWideToken = 0
         }
     }

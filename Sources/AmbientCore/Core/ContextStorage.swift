@@ -103,7 +103,9 @@ struct ContextHeader {
     /// How many entries this storage owns (they follow the root, in argument order).
     @usableFromInline var ownedCount: Int
     /// The context this one was made from; keeps the inherited entries and values alive.
-    @usableFromInline var parent: ContextStorage?
+    /// Held strongly, by hand (retained by `make`, released by `emptied()` and `deinit`), so
+    /// that a scope with no parent, the common one, calls no `swift_release` on a nil.
+    @usableFromInline var parent: Unmanaged<ContextStorage>?
     /// The process-wide scope this context was made inside (its level's token), or 0:
     /// such a context sees that scope's values while it is active (see `ProcessWide`).
     /// Inherited from `parent`.
@@ -114,7 +116,7 @@ struct ContextHeader {
 
     @inlinable
     init(
-        count: Int, flatCount: Int, ownedCount: Int, parent: ContextStorage?, processWideToken: UInt64,
+        count: Int, flatCount: Int, ownedCount: Int, parent: Unmanaged<ContextStorage>?, processWideToken: UInt64,
         capacity: Int
     ) {
         self.count = count
@@ -259,12 +261,13 @@ final class ContextStorage: ManagedBuffer<ContextHeader, UInt> {
                     body(slot)
                 }
             }
-            storage = current.withUnsafeMutablePointerToHeader { $0.pointee.parent }
+            storage = current.withUnsafeMutablePointerToHeader { $0.pointee.parent?.takeUnretainedValue() }
         }
     }
 
     deinit {
         destroyOwnedValues()
+        withUnsafeMutablePointerToHeader { $0.pointee.parent?.release() }
     }
 
     /// Destroys the values this storage owns, each type opened from its entry (`deinit`, and

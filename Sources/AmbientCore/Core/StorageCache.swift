@@ -54,8 +54,11 @@ enum StorageCache {
             _ = _ambient_spare_take()
             kept.release()
         }
-        // The closure releases the thread's spare when the thread exits.
-        _ambient_spare_put(Unmanaged.passRetained(storage).toOpaque()) { spare in
+        // The reference moves into the thread-local: `storage`'s last use, so its release
+        // cancels the retain (no reference counting on the scope's path). The closure
+        // releases the thread's spare when the thread exits.
+        let spare = Unmanaged.passRetained(storage).toOpaque()
+        _ambient_spare_put(spare) { spare in
             Unmanaged<ContextStorage>.fromOpaque(spare).release()
         }
     }
