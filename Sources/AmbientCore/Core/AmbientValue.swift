@@ -88,7 +88,7 @@ extension AmbientValue {
 
     /// ``current``, with a captured context consulted after the binding here and before
     /// the cold half (what ``Captured`` reads; `nil` for a plain read).
-    @inlinable
+    @inlinable @inline(__always)
     static func _current(capturedIn captured: ContextStorage?) -> Self {
         _lookup(
             capturedIn: captured, live: { defaultValue },

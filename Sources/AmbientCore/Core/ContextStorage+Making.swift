@@ -169,7 +169,11 @@ extension ContextStorage {
                 count: 0, flatCount: 0, ownedCount: 0, parent: parent?.retain(), processWideToken: token,
                 capacity: capacity)
         }
-        return unsafeDowncast(buffer, to: ContextStorage.self)
+        let storage = unsafeDowncast(buffer, to: ContextStorage.self)
+        precondition(
+            ContextLayout.holds(for: storage),
+            "ContextStorage: this platform lays out a ManagedBuffer other than ContextLayout computes; reads would go astray")
+        return storage
     }
 
     /// The words a storage's tail needs for `owned` values taking at most `bytes` bytes,

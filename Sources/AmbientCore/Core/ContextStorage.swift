@@ -95,11 +95,12 @@ extension ContextSlot {
 /// The header of a ``ContextStorage``.
 @usableFromInline
 struct ContextHeader {
+    /// The root's form: how many entries it holds when it is flat (`count`, at most
+    /// `ContextIndex.flatLimit`), or -1 when it is the index. A read's first load: the
+    /// header's first field, so a read finds it at `ContextLayout.header`.
+    @usableFromInline var flatCount: Int
     /// How many distinct types the context holds a value for, owned and inherited.
     @usableFromInline var count: Int
-    /// The root's form: how many entries it holds when it is flat (`count`, at most
-    /// `ContextIndex.flatLimit`), or -1 when it is the index. A read's first load.
-    @usableFromInline var flatCount: Int
     /// How many entries this storage owns (they follow the root, in argument order).
     @usableFromInline var ownedCount: Int
     /// The context this one was made from; keeps the inherited entries and values alive.
@@ -119,12 +120,27 @@ struct ContextHeader {
         count: Int, flatCount: Int, ownedCount: Int, parent: Unmanaged<ContextStorage>?, processWideToken: UInt64,
         capacity: Int
     ) {
-        self.count = count
         self.flatCount = flatCount
+        self.count = count
         self.ownedCount = ownedCount
         self.parent = parent
         self.processWideToken = processWideToken
         self.capacity = capacity
+    }
+}
+
+extension Unmanaged where Instance == ContextStorage {
+    /// Where the value injected for `V` lives in this storage, if any: the read's lookup on a
+    /// borrowed storage (a binding's), valid while the caller keeps it bound.
+    @inlinable @inline(__always)
+    func address<V: Injectable>(of _: V.Type) -> UnsafeRawPointer? {
+        ContextStorage.address(ofKey: ObjectIdentifier(V.self), in: UnsafeRawPointer(toOpaque()))
+    }
+
+    /// Where the value injected for the type `key` identifies lives in this storage, if any.
+    @inlinable @inline(__always)
+    func address(ofKey key: ObjectIdentifier) -> UnsafeRawPointer? {
+        ContextStorage.address(ofKey: key, in: UnsafeRawPointer(toOpaque()))
     }
 }
 
@@ -151,6 +167,37 @@ enum ContextIndex {
         let top = mixed &>> (UInt.bitWidth &- 8)
         let word = MemoryLayout<UInt>.stride
         return (Int(bitPattern: top &>> 4) &* word, Int(bitPattern: top & 15) &* word)
+    }
+}
+
+/// Where a storage's parts are, in bytes from the object's address: what
+/// `withUnsafeMutablePointers` computes (the object's two-word header, then `ContextHeader`,
+/// then the tail), as constants, so that a read borrows the storage by its address and runs
+/// plain loads, with no closure for the optimiser to outline. `ContextStorage.allocate` checks
+/// them against the buffer's own pointers; a platform where they differ stops there, with a
+/// message that says so.
+@usableFromInline
+enum ContextLayout {
+    /// The header's offset.
+    @inlinable static var header: Int {
+        roundedUp(2 &* MemoryLayout<UInt>.stride, to: MemoryLayout<ContextHeader>.alignment)
+    }
+    /// The tail's offset.
+    @inlinable static var tail: Int {
+        roundedUp(header &+ MemoryLayout<ContextHeader>.size, to: MemoryLayout<UInt>.alignment)
+    }
+
+    @inlinable
+    static func roundedUp(_ offset: Int, to alignment: Int) -> Int {
+        (offset &+ alignment &- 1) & ~(alignment &- 1)
+    }
+
+    /// Whether `storage`'s header and tail are where the constants say.
+    static func holds(for storage: ContextStorage) -> Bool {
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque())
+        return storage.withUnsafeMutablePointers { header, tail in
+            UnsafeRawPointer(header) == object + Self.header && UnsafeRawPointer(tail) == object + Self.tail
+        }
     }
 }
 
@@ -184,28 +231,35 @@ final class ContextStorage: ManagedBuffer<ContextHeader, UInt> {
     /// The read's lookup: at most 5 compares in a flat root; in an indexed one, the root's
     /// word for `V`'s bucket (a leaf, or the empty leaf), the leaf's, then the chain (one
     /// entry, nearly always).
-    @inlinable
+    @inlinable @inline(__always)
     func address<V: Injectable>(of _: V.Type) -> UnsafeRawPointer? {
         address(ofKey: ObjectIdentifier(V.self))
     }
 
     /// Where the value injected for the type `key` identifies lives, if any: the flat root's
     /// entries compared in turn, or the index's bucket and its chain.
-    @inlinable
+    @inlinable @inline(__always)
     func address(ofKey key: ObjectIdentifier) -> UnsafeRawPointer? {
-        withUnsafeMutablePointers { header, tail in
-            let flat = header.pointee.flatCount
-            if flat >= 0 {
-                let entries = UnsafeRawPointer(tail).assumingMemoryBound(to: FlatEntry.self)
-                var index = 0
-                while index < flat {
-                    if ObjectIdentifier(entries[index].type) == key { return entries[index].value }
-                    index &+= 1
-                }
-                return nil
+        Self.address(ofKey: key, in: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
+    }
+
+    /// Where the value injected for the type `key` identifies lives, if any, in the storage
+    /// at `object` (borrowed: the caller keeps it alive). The read's path: plain loads at the
+    /// offsets `ContextLayout` gives, no closure for the optimiser to outline.
+    @inlinable @inline(__always)
+    static func address(ofKey key: ObjectIdentifier, in object: UnsafeRawPointer) -> UnsafeRawPointer? {
+        let flat = object.load(fromByteOffset: ContextLayout.header, as: Int.self)  // `flatCount`
+        let tail = object + ContextLayout.tail
+        if flat >= 0 {
+            let entries = tail.assumingMemoryBound(to: FlatEntry.self)
+            var index = 0
+            while index < flat {
+                if ObjectIdentifier(entries[index].type) == key { return entries[index].value }
+                index &+= 1
             }
-            return ContextSlot.find(key, from: Self.firstEntry(of: key, root: UnsafeRawPointer(tail)))?.pointee.value
+            return nil
         }
+        return ContextSlot.find(key, from: firstEntry(of: key, root: tail))?.pointee.value
     }
 
     /// Whether the root is the index (not flat).

@@ -48,7 +48,7 @@ extension Injectable {
     /// half). A process that never injected anything pays one atomic load and `live()`.
     /// The hit path copies the value straight from the bound storage into the result: no
     /// `Optional` in between.
-    @inlinable
+    @inlinable @inline(__always)
     static func _lookup(
         capturedIn captured: ContextStorage?,
         live: () -> Self,
@@ -59,7 +59,7 @@ extension Injectable {
         var bound: Unmanaged<ContextStorage>?
         if flags & RuntimeFlags.bound != 0 {
             bound = Binding.boundStorage()
-            if let bound, let address = bound._withUnsafeGuaranteedRef({ $0.address(of: Self.self) }) {
+            if let bound, let address = bound.address(of: Self.self) {
                 return address.assumingMemoryBound(to: Self.self).pointee
             }
         }
@@ -78,7 +78,7 @@ extension Injectable {
     /// in the same order as a value: bound here, then `captured` (an object made under strict
     /// mode stays strict in its callbacks), then the process-wide scope. Inlined into each protocol's
     /// out-of-line `_notBoundHere`.
-    @inlinable
+    @inlinable @inline(__always)
     static func _unbound(
         flags: UInt32,
         bound: Unmanaged<ContextStorage>?,
@@ -93,7 +93,7 @@ extension Injectable {
         var bound = bound
         if flags & RuntimeFlags.publicRead != 0 {
             bound = Binding.boundStorageThroughGet()
-            if let address = bound?._withUnsafeGuaranteedRef({ $0.address(of: Self.self) }) {
+            if let address = bound?.address(of: Self.self) {
                 return address.assumingMemoryBound(to: Self.self).pointee
             }
             if let captured, let address = captured.address(of: Self.self) {

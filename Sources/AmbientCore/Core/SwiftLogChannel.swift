@@ -56,7 +56,7 @@ package enum SwiftLogChannel {
         guard let channel = registration, let storage = context.storage,
             let logger = storage.address(ofKey: channel.type)
         else { return false }
-        return Binding.currentStorage()?._withUnsafeGuaranteedRef { $0.address(ofKey: channel.type) } != logger
+        return Binding.currentStorage()?.address(ofKey: channel.type) != logger
     }
 
     /// Runs `body` with swift-log's task-local logger bound to the bridge, always: knowing
