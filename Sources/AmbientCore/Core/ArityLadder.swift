@@ -211,7 +211,7 @@ extension InjectionContext {
 
 extension ContextStorage {
     /// A new storage holding `value` on top of `parent`'s.
-    @inlinable
+    @inlinable @inline(__always)
     static func make<V: Injectable>(one value: V, over parent: Unmanaged<ContextStorage>?) -> ContextStorage {
         let copies = parent?._withUnsafeGuaranteedRef { $0.entries(before: V.self) } ?? 0
         return make(owned: 1, bytes: reservation(for: V.self), copies: copies, over: parent) { $0.insert(value) }
@@ -227,7 +227,7 @@ extension ContextStorage {
     /// A new storage holding `a` and `b` on top of `parent`'s (specialised, as ``make(one:over:)``).
     /// Labelled, as `three:` is: unlabelled, the variadic `make` (which returns an optional,
     /// as `InjectionContext(storage:)` takes) would win overload resolution.
-    @inlinable
+    @inlinable @inline(__always)
     static func make<A: Injectable, B: Injectable>(
         two a: A, _ b: B, over parent: Unmanaged<ContextStorage>?
     ) -> ContextStorage {
@@ -251,7 +251,7 @@ extension ContextStorage {
     }
 
     /// A new storage holding `a`, `b` and `c` on top of `parent`'s (specialised).
-    @inlinable
+    @inlinable @inline(__always)
     static func make<A: Injectable, B: Injectable, C: Injectable>(
         three a: A, _ b: B, _ c: C, over parent: Unmanaged<ContextStorage>?
     ) -> ContextStorage {

@@ -37,15 +37,15 @@ extension ContextStorage {
         }
     }
 
-    /// A storage with room for `owned` values needing at most `bytes` bytes and `copies`
-    /// path-copied entries, made over `parent`'s root, with `place` inserting the values.
-    /// `parent` is borrowed (the caller keeps it alive: a binding, or a context it holds), and
-    /// retained once, by the new storage.
+    /// Allocates a storage with room for `owned` values needing at most `bytes` bytes and
+    /// `copies` path-copied entries, copies `parent`'s root into it and lets `place` insert
+    /// the values. `parent` is borrowed (the caller keeps it alive: a binding, or a context it
+    /// holds), and retained once, by the new storage.
     ///
     /// The root stays flat while the parent's is and their types, counted as if all new, are
-    /// at most `ContextIndex.flatLimit`: that path is inlined into every scope, and is most
-    /// scopes. Otherwise the root is the index (`makeIndexed`, not inlined).
-    @inlinable
+    /// at most `ContextIndex.flatLimit`; otherwise it is the index, built afresh over a flat
+    /// parent (its entries copied in) or copied from an indexed one.
+    @inlinable @inline(__always)
     static func make(
         owned: Int,
         bytes: Int,
@@ -56,63 +56,40 @@ extension ContextStorage {
     ) -> ContextStorage {
         // The parent's root: its flat entries (0 with no parent), or `ContextIndex.indexed`.
         let parentFlat = parent?._withUnsafeGuaranteedRef { $0.withUnsafeMutablePointerToHeader { $0.pointee.flatCount } } ?? 0
-        guard parentFlat >= 0 && parentFlat &+ owned <= ContextIndex.flatLimit else {
-            return makeIndexed(
-                owned: owned, bytes: bytes, copies: copies, over: parent, processWideToken: processWideToken,
-                place: place)
-        }
-        let (structure, capacity) = room(owned: owned, bytes: bytes, copies: 0, leaves: 0)
-        let storage = take(capacity: capacity, over: parent, processWideToken: processWideToken)
-
-        // The pointers outlive the closure that gives them: `storage` is held to the end.
-        let (header, tail) = storage.withUnsafeMutablePointers { ($0, $1) }
-        let root = UnsafeMutableRawPointer(tail)
-        if let parent, parentFlat > 0 {
-            // The parent's flat entries (a flat root holds one per type: `count` of them).
-            parent._withUnsafeGuaranteedRef {
-                $0.withUnsafeMutablePointerToElements { parentTail in
-                    root.copyMemory(from: parentTail, byteCount: parentFlat &* MemoryLayout<FlatEntry>.stride)
-                }
-            }
-        }
-        var writer = ContextWriter(
-            root: root,
-            owned: UnsafeMutableRawPointer(tail + ContextIndex.width),
-            structure: UnsafeMutableRawPointer(tail + structure),
-            values: UnsafeMutableRawPointer(tail + structure),
-            end: UnsafeMutableRawPointer(tail + capacity),
-            count: parentFlat,
-            flatCount: parentFlat)
-        place(&writer)
-        header.pointee.count = writer.count
-        header.pointee.flatCount = writer.flatCount
-        header.pointee.ownedCount = writer.stored
-        return storage
-    }
-
-    /// `make` for a storage whose root is the index: copied from an indexed parent's, or built
-    /// afresh, with a flat parent's entries copied in.
-    @usableFromInline @inline(never)
-    static func makeIndexed(
-        owned: Int,
-        bytes: Int,
-        copies: Int,
-        over parent: Unmanaged<ContextStorage>?,
-        processWideToken: UInt64?,
-        place: (inout ContextWriter) -> Void
-    ) -> ContextStorage {
-        let parentFlat = parent?._withUnsafeGuaranteedRef { $0.withUnsafeMutablePointerToHeader { $0.pointee.flatCount } } ?? 0
-        // A flat parent's entries, copied into the index built afresh.
-        let inherited = parentFlat > 0 ? parentFlat : 0
+        let flat = parentFlat >= 0 && parentFlat &+ owned <= ContextIndex.flatLimit
+        // A flat parent's entries, copied into an index built afresh.
+        let inherited = !flat && parentFlat > 0 ? parentFlat : 0
         let (structure, capacity) = room(
-            owned: owned, bytes: bytes, copies: copies &+ inherited, leaves: owned &+ inherited)
-        let storage = take(capacity: capacity, over: parent, processWideToken: processWideToken)
+            owned: owned, bytes: bytes, copies: copies &+ inherited, leaves: flat ? 0 : owned &+ inherited)
+
+        let token = processWideToken ?? parent?._withUnsafeGuaranteedRef { $0.processWideToken } ?? 0
+        let storage: ContextStorage
+        if let recycled = StorageCache.take(capacity: capacity) {
+            // A storage of this thread's last scope, emptied when that scope ended.
+            recycled.withUnsafeMutablePointerToHeader { header in
+                header.pointee.parent = parent?.retain()  // an emptied storage has none to release
+                header.pointee.processWideToken = token
+            }
+            storage = recycled
+        } else {
+            storage = allocate(capacity: capacity, over: parent, processWideToken: token)
+        }
 
         // The pointers outlive the closure that gives them: `storage` is held to the end.
         let (header, tail) = storage.withUnsafeMutablePointers { ($0, $1) }
         let root = UnsafeMutableRawPointer(tail)
         var count = 0
-        if let parent, parentFlat < 0 {
+        if flat {
+            // The parent's flat entries (a flat root holds one per type: `count` of them).
+            if let parent, parentFlat > 0 {
+                parent._withUnsafeGuaranteedRef {
+                    $0.withUnsafeMutablePointerToElements { parentTail in
+                        root.copyMemory(from: parentTail, byteCount: parentFlat &* MemoryLayout<FlatEntry>.stride)
+                    }
+                }
+                count = parentFlat
+            }
+        } else if let parent, parentFlat < 0 {
             // The parent's index: its root, shared leaves and all.
             parent._withUnsafeGuaranteedRef {
                 $0.withUnsafeMutablePointers { parentHeader, parentTail in
@@ -121,7 +98,7 @@ extension ContextStorage {
                 }
             }
         } else {
-            // Built afresh: empty, then the flat parent's entries.
+            // An index built afresh: empty, then the flat parent's entries (below).
             root.initializeMemory(
                 as: UnsafeRawPointer.self, repeating: _ambient_empty_leaf_address(), count: ContextIndex.width)
         }
@@ -132,7 +109,7 @@ extension ContextStorage {
             values: UnsafeMutableRawPointer(tail + structure),
             end: UnsafeMutableRawPointer(tail + capacity),
             count: count,
-            flatCount: ContextIndex.indexed)
+            flatCount: flat ? count : ContextIndex.indexed)
         if inherited > 0, let parent {
             parent._withUnsafeGuaranteedRef { $0.withFlatEntries { writer.index($0) } }
         }
@@ -143,23 +120,8 @@ extension ContextStorage {
         return storage
     }
 
-    /// An empty storage with room for `capacity` words over `parent` (retained here): the
-    /// thread's spare when it is large enough, or a new one.
-    @inlinable
-    static func take(capacity: Int, over parent: Unmanaged<ContextStorage>?, processWideToken: UInt64?) -> ContextStorage {
-        let token = processWideToken ?? parent?._withUnsafeGuaranteedRef { $0.processWideToken } ?? 0
-        guard let recycled = StorageCache.take(capacity: capacity) else {
-            return allocate(capacity: capacity, over: parent, processWideToken: token)
-        }
-        // A storage of this thread's last scope, emptied when that scope ended.
-        recycled.withUnsafeMutablePointerToHeader { header in
-            header.pointee.parent = parent?.retain()  // an emptied storage has none to release
-            header.pointee.processWideToken = token
-        }
-        return recycled
-    }
-
-    /// A new empty storage with room for `capacity` words over `parent` (retained here).
+    /// A new empty storage with room for `capacity` words over `parent` (retained here). Out
+    /// of line: a scope takes the thread's spare instead, nearly always.
     @usableFromInline @inline(never)
     static func allocate(capacity: Int, over parent: Unmanaged<ContextStorage>?, processWideToken token: UInt64)
         -> ContextStorage

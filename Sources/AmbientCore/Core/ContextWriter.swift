@@ -55,47 +55,38 @@ struct ContextWriter: ~Copyable {
     }
 
     /// Inserts `value`: from here on a lookup of `V` finds it. A second `V` in the same
-    /// storage hides the first (both live until the storage is emptied). The flat root's
-    /// path is inlined into every scope; the index's is `insertIndexed`.
-    @inlinable
+    /// storage hides the first (both live until the storage is emptied).
+    @inlinable @inline(__always)
     mutating func insert<V: Injectable>(_ value: consuming V) {
         let address = values.alignedUp(for: V.self)
         assert(address + MemoryLayout<V>.size <= end, "ContextStorage: no room reserved for a \(V.self)")
         address.initializeMemory(as: V.self, to: consume value)  // moved in: a value made for it is not copied
         values = address + MemoryLayout<V>.size
+
+        let key = ObjectIdentifier(V.self)
         // Raw initialisation binds the entry's memory to `ContextSlot` (a recycled storage
         // may have held a value's bytes there).
         let entry = owned + stored &* MemoryLayout<ContextSlot>.stride
         stored &+= 1
-        guard flatCount >= 0 else {
-            insertIndexed(V.self, at: UnsafeRawPointer(address), entry: entry)
+        if flatCount >= 0 {
+            entry.initializeMemory(
+                as: ContextSlot.self, to: ContextSlot(type: V.self, value: UnsafeRawPointer(address), next: nil))
+            let flat = FlatEntry(type: V.self, value: UnsafeRawPointer(address))
+            var index = 0
+            while index < flatCount {
+                let existing = root + index &* MemoryLayout<FlatEntry>.stride
+                if ObjectIdentifier(existing.load(as: FlatEntry.self).type) == key {
+                    existing.initializeMemory(as: FlatEntry.self, to: flat)
+                    return
+                }
+                index &+= 1
+            }
+            assert(flatCount < ContextIndex.flatLimit, "ContextStorage: a flat root holds at most \(ContextIndex.flatLimit) types")
+            (root + flatCount &* MemoryLayout<FlatEntry>.stride).initializeMemory(as: FlatEntry.self, to: flat)
+            flatCount &+= 1
+            count &+= 1
             return
         }
-        entry.initializeMemory(
-            as: ContextSlot.self, to: ContextSlot(type: V.self, value: UnsafeRawPointer(address), next: nil))
-        let key = ObjectIdentifier(V.self)
-        let flat = FlatEntry(type: V.self, value: UnsafeRawPointer(address))
-        var index = 0
-        while index < flatCount {
-            let existing = root + index &* MemoryLayout<FlatEntry>.stride
-            if ObjectIdentifier(existing.load(as: FlatEntry.self).type) == key {
-                existing.initializeMemory(as: FlatEntry.self, to: flat)
-                return
-            }
-            index &+= 1
-        }
-        assert(flatCount < ContextIndex.flatLimit, "ContextStorage: a flat root holds at most \(ContextIndex.flatLimit) types")
-        (root + flatCount &* MemoryLayout<FlatEntry>.stride).initializeMemory(as: FlatEntry.self, to: flat)
-        flatCount &+= 1
-        count &+= 1
-    }
-
-    /// Links the value of `type` at `address` into the index, its owned entry at `entry`:
-    /// copies the leaf of its bucket the first time this storage touches it, unlinks an entry
-    /// of the same type, and puts the new entry first.
-    @usableFromInline @inline(never)
-    mutating func insertIndexed(_ type: any Injectable.Type, at address: UnsafeRawPointer, entry: UnsafeMutableRawPointer) {
-        let key = ObjectIdentifier(type)
         let bucket = ContextIndex.bucket(of: key)
         let head = leaf(at: bucket.root) + bucket.leaf
         var next = head.load(as: UnsafePointer<ContextSlot>?.self)
@@ -105,7 +96,8 @@ struct ContextWriter: ~Copyable {
         } else {
             count &+= 1
         }
-        let indexed = entry.initializeMemory(as: ContextSlot.self, to: ContextSlot(type: type, value: address, next: next))
+        let indexed = entry.initializeMemory(
+            as: ContextSlot.self, to: ContextSlot(type: V.self, value: UnsafeRawPointer(address), next: next))
         head.storeBytes(of: UnsafePointer(indexed), as: UnsafePointer<ContextSlot>?.self)
     }
 
