@@ -549,11 +549,13 @@ extension Ambient.NetworkSession {
 
 extension Date {
     /// `Date()` here: the current clock's time.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated init() { self = Ambient.SystemSingletons.clock(reading: "Date()").now }
     /// `Date.now` here.
     @usableFromInline
-    nonisolated static var now: Date { Ambient.SystemSingletons.clock(reading: "Date.now").now }
+    nonisolated static var now: Date {
+        @inline(__always) get { Ambient.SystemSingletons.clock(reading: "Date.now").now }
+    }
     /// `Date(timeIntervalSinceNow:)` here.
     @usableFromInline
     nonisolated init(timeIntervalSinceNow interval: TimeInterval) {
@@ -568,12 +570,14 @@ extension Date {
 
 extension UUID {
     /// `UUID()` here: the current generator's next.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated init() { self = Ambient.SystemSingletons.uuidGenerator(reading: "UUID()")() }
 }
 
 /// The current region (in the extensions below, `Region` would be `Locale.Region`); the live one
-/// where a static's initialiser reads an injected one in a test (reported).
+/// where a static's initialiser reads an injected one in a test (reported). Inlined, as the
+/// reads above are, so that a shadowed read costs what the explicit spelling costs.
+@inline(__always)
 nonisolated private func currentRegion(reading read: StaticString) -> Ambient.Region {
     Ambient.SystemSingletons.region(reading: read)
 }
@@ -582,13 +586,13 @@ nonisolated private func currentRegion(reading read: StaticString) -> Ambient.Re
 // region's, which reads the autoupdating ones: `Locale.current` prints as Foundation's does.
 extension Locale {
     /// `Locale.current` here: the current region's.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated static var current: Locale {
         let region = currentRegion(reading: "Locale.current")
         return region.isLive ? Ambient.SystemSingletons.locale : region.locale
     }
     /// `Locale.autoupdatingCurrent` here.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated static var autoupdatingCurrent: Locale {
         let region = currentRegion(reading: "Locale.autoupdatingCurrent")
         return region.isLive ? Ambient.SystemSingletons.autoupdatingLocale : region.locale
@@ -597,13 +601,13 @@ extension Locale {
 
 extension TimeZone {
     /// `TimeZone.current` here: the current region's.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated static var current: TimeZone {
         let region = currentRegion(reading: "TimeZone.current")
         return region.isLive ? Ambient.SystemSingletons.timeZone : region.timeZone
     }
     /// `TimeZone.autoupdatingCurrent` here.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated static var autoupdatingCurrent: TimeZone {
         let region = currentRegion(reading: "TimeZone.autoupdatingCurrent")
         return region.isLive ? Ambient.SystemSingletons.autoupdatingTimeZone : region.timeZone
@@ -612,13 +616,13 @@ extension TimeZone {
 
 extension Calendar {
     /// `Calendar.current` here: the current region's.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated static var current: Calendar {
         let region = currentRegion(reading: "Calendar.current")
         return region.isLive ? Ambient.SystemSingletons.calendar : region.calendar
     }
     /// `Calendar.autoupdatingCurrent` here.
-    @usableFromInline
+    @usableFromInline @inline(__always)
     nonisolated static var autoupdatingCurrent: Calendar {
         let region = currentRegion(reading: "Calendar.autoupdatingCurrent")
         return region.isLive ? Ambient.SystemSingletons.autoupdatingCalendar : region.calendar

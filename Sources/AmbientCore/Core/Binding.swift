@@ -12,7 +12,7 @@ import _AmbientShims
 // public ways in and out (`InjectionContext.current`, `run`, `bind`).
 //
 // - A scope binds ONE value, an `InjectionContext` (one optional reference to an immutable
-//   `ContextStorage`, a hashed index shared with its parent's), with `TaskLocal.withValue`:
+//   `ContextStorage`: flat entries, or a hashed index shared with its parent's), with `TaskLocal.withValue`:
 //   the runtime pushes it on entry and pops it on exit, whatever way the body leaves.
 //   Nothing is restored by hand.
 // - Outside any task the runtime keeps the same binding per thread; that is Ambient's

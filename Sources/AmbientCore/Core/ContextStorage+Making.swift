@@ -55,7 +55,8 @@ extension ContextStorage {
         place: (inout ContextWriter) -> Void
     ) -> ContextStorage {
         // The parent's root: its flat entries (0 with no parent), or `ContextIndex.indexed`.
-        let parentFlat = parent?._withUnsafeGuaranteedRef { $0.withUnsafeMutablePointerToHeader { $0.pointee.flatCount } } ?? 0
+        let parentFlat =
+            parent?._withUnsafeGuaranteedRef { $0.withUnsafeMutablePointerToHeader { $0.pointee.flatCount } } ?? 0
         let flat = parentFlat >= 0 && parentFlat &+ owned <= ContextIndex.flatLimit
         // A flat parent's entries, copied into an index built afresh.
         let inherited = !flat && parentFlat > 0 ? parentFlat : 0
@@ -123,7 +124,9 @@ extension ContextStorage {
     /// A new empty storage with room for `capacity` words over `parent` (retained here). Out
     /// of line: a scope takes the thread's spare instead, nearly always.
     @usableFromInline @inline(never)
-    static func allocate(capacity: Int, over parent: Unmanaged<ContextStorage>?, processWideToken token: UInt64)
+    static func allocate(
+        capacity: Int, over parent: Unmanaged<ContextStorage>?, processWideToken token: UInt64
+    )
         -> ContextStorage
     {
         let buffer = ContextStorage.create(minimumCapacity: capacity) { _ in
@@ -134,7 +137,8 @@ extension ContextStorage {
         let storage = unsafeDowncast(buffer, to: ContextStorage.self)
         precondition(
             ContextLayout.holds(for: storage),
-            "ContextStorage: this platform lays out a ManagedBuffer other than ContextLayout computes; reads would go astray")
+            "ContextStorage: this platform lays out a ManagedBuffer other than ContextLayout computes; reads would go astray"
+        )
         return storage
     }
 

@@ -81,7 +81,9 @@ struct ContextWriter: ~Copyable {
                 }
                 index &+= 1
             }
-            assert(flatCount < ContextIndex.flatLimit, "ContextStorage: a flat root holds at most \(ContextIndex.flatLimit) types")
+            assert(
+                flatCount < ContextIndex.flatLimit,
+                "ContextStorage: a flat root holds at most \(ContextIndex.flatLimit) types")
             (root + flatCount &* MemoryLayout<FlatEntry>.stride).initializeMemory(as: FlatEntry.self, to: flat)
             flatCount &+= 1
             count &+= 1

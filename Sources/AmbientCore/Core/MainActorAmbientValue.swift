@@ -76,8 +76,11 @@ extension MainActorAmbientValue {
     /// ```
     @inlinable
     public static var current: Self {
-        _lookup(
-            capturedIn: nil, live: { defaultValue }, unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: nil) })
+        @inline(__always) get {
+            _lookup(
+                capturedIn: nil, live: { defaultValue },
+                unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: nil) })
+        }
     }
 
     /// The cold half of ``current``, out of line (see `AmbientValue._notBoundHere`).

@@ -96,7 +96,7 @@ extension SystemSingletons {
     /// // In the one-file port:
     /// init() { self = SystemSingletons.clock(reading: "Date()").now }
     /// ```
-    @inlinable
+    @inlinable @inline(__always)
     public static func clock(reading read: StaticString) -> Clock {
         let clock = Clock.current
         if _slowPath(RunningTest.isLoaded) { return StaticInitialiserReads.checked(clock, read) }
@@ -106,7 +106,7 @@ extension SystemSingletons {
     /// `Region.current`, for the one-file port's `Locale.current` and its siblings; the live
     /// region where a static's initialiser reads an injected one in a test (see
     /// ``clock(reading:)``).
-    @inlinable
+    @inlinable @inline(__always)
     public static func region(reading read: StaticString) -> Region {
         let region = Region.current
         if _slowPath(RunningTest.isLoaded) { return StaticInitialiserReads.checked(region, read) }
@@ -115,7 +115,7 @@ extension SystemSingletons {
 
     /// `UUIDGenerator.current`, for the one-file port's `UUID()`; the live generator where a
     /// static's initialiser reads an injected one in a test (see ``clock(reading:)``).
-    @inlinable
+    @inlinable @inline(__always)
     public static func uuidGenerator(reading read: StaticString) -> UUIDGenerator {
         let generator = UUIDGenerator.current
         if _slowPath(RunningTest.isLoaded) { return StaticInitialiserReads.checked(generator, read) }
