@@ -83,7 +83,7 @@ extension AmbientValue {
     /// allocates.
     @inlinable
     public static var current: Self {
-        @inline(__always) get { _current(capturedIn: nil) }
+        _current(capturedIn: nil)
     }
 
     /// ``current``, with a captured context consulted after the binding here and before

@@ -69,7 +69,7 @@ public func withInjected<V: Injectable, R, Failure: Error>(
 ) async throws(Failure) -> R {
     try await InjectionContext._scope(
         bindingSwiftLog: InjectionContext._bindsSwiftLog(V.self),
-        make: { ContextStorage.make(one: value, over: $0) },
+        make: { ContextStorage.makeOutOfLine(one: value, over: $0) },
         empty: { $0.empty(V.self) },
         isolation: isolation,
         body
@@ -105,7 +105,7 @@ public func withInjected<A: Injectable, B: Injectable, R, Failure: Error>(
 ) async throws(Failure) -> R {
     try await InjectionContext._scope(
         bindingSwiftLog: InjectionContext._bindsSwiftLog(A.self, B.self),
-        make: { ContextStorage.make(two: a, b, over: $0) },
+        make: { ContextStorage.makeOutOfLine(two: a, b, over: $0) },
         empty: { $0.empty(A.self, B.self) },
         isolation: isolation,
         body
@@ -143,7 +143,7 @@ public func withInjected<A: Injectable, B: Injectable, C: Injectable, R, Failure
 ) async throws(Failure) -> R {
     try await InjectionContext._scope(
         bindingSwiftLog: InjectionContext._bindsSwiftLog(A.self, B.self, C.self),
-        make: { ContextStorage.make(three: a, b, c, over: $0) },
+        make: { ContextStorage.makeOutOfLine(three: a, b, c, over: $0) },
         empty: { $0.empty(A.self, B.self, C.self) },
         isolation: isolation,
         body
@@ -206,6 +206,34 @@ extension InjectionContext {
         _ a: A, _ b: B, _ c: C
     ) -> InjectionContext {
         InjectionContext(storage: ContextStorage.make(three: a, b, c, over: unretainedStorage))
+    }
+}
+
+extension ContextStorage {
+    /// `make(one:over:)`, `make(two:_:over:)` and `make(three:_:_:over:)` called, not inlined:
+    /// what the async forms use. An async `withInjected` with the whole scope path inlined
+    /// grows past what the optimiser inlines its body into, and an async body left out of
+    /// line costs a frame of the task's allocator and an executor switch more than the call
+    /// (Benchmarks/ab's async rows); a synchronous scope inlines it whole.
+    @inlinable @inline(never)
+    static func makeOutOfLine<V: Injectable>(one value: V, over parent: Unmanaged<ContextStorage>?) -> ContextStorage {
+        make(one: value, over: parent)
+    }
+
+    /// `make(two:_:over:)`, not inlined (see `makeOutOfLine(one:over:)`).
+    @inlinable @inline(never)
+    static func makeOutOfLine<A: Injectable, B: Injectable>(
+        two a: A, _ b: B, over parent: Unmanaged<ContextStorage>?
+    ) -> ContextStorage {
+        make(two: a, b, over: parent)
+    }
+
+    /// `make(three:_:_:over:)`, not inlined (see `makeOutOfLine(one:over:)`).
+    @inlinable @inline(never)
+    static func makeOutOfLine<A: Injectable, B: Injectable, C: Injectable>(
+        three a: A, _ b: B, _ c: C, over parent: Unmanaged<ContextStorage>?
+    ) -> ContextStorage {
+        make(three: a, b, c, over: parent)
     }
 }
 

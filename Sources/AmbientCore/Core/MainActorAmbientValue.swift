@@ -76,11 +76,8 @@ extension MainActorAmbientValue {
     /// ```
     @inlinable
     public static var current: Self {
-        @inline(__always) get {
-            _lookup(
-                capturedIn: nil, live: { defaultValue },
-                unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: nil) })
-        }
+        _lookup(
+            capturedIn: nil, live: { defaultValue }, unbound: { _notBoundHere(flags: $0, bound: $1, capturedIn: nil) })
     }
 
     /// The cold half of ``current``, out of line (see `AmbientValue._notBoundHere`).
