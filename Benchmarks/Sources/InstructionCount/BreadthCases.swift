@@ -65,5 +65,12 @@ func breadthCases() -> [String: (Int) -> Void] {
             }
         }
     }
+    // The one scope whose context outgrows the flat form: five types (a scope of 4, then 1),
+    // and a sixth, new, which builds the index from the five (ContextStorage.swift).
+    cases["scope: withInjected, 1 value, a sixth type over five (empty body)"] = { count in
+        withNested(breadthValues(5)[...]) {
+            for index in 0..<count { withInjected(Absent(id: index)) { consume(index) } }
+        }
+    }
     return cases
 }
