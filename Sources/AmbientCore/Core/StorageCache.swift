@@ -54,9 +54,9 @@ enum StorageCache {
             _ = _ambient_spare_take()
             kept.release()
         }
-        // The reference moves into the thread-local: `storage`'s last use, so its release
-        // cancels the retain (no reference counting on the scope's path). The closure
-        // releases the thread's spare when the thread exits.
+        // The reference moves into the thread-local: `storage`'s last use, so the optimiser
+        // pairs the retain with the release at its end and drops both. The closure releases
+        // the thread's spare when the thread exits.
         let spare = Unmanaged.passRetained(storage).toOpaque()
         _ambient_spare_put(spare) { spare in
             Unmanaged<ContextStorage>.fromOpaque(spare).release()
