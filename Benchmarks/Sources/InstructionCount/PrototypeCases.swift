@@ -17,6 +17,11 @@ import _AmbientShims
 // 2. A clock whose representation is trivially destroyed (a fixed time inline, a test
 //    clock by an index into a table that never frees): a never-injected read then hands
 //    the caller a value it need not destroy, as a global `let` does.
+// 3. A process-wide read inlined at the read site: the reader finds nothing bound here (the
+//    runtime's lookup a bound read makes), then reads the published snapshot under Ambient's
+//    hazard pointer (the same C functions) and compares its flat entries. What it leaves
+//    out: the test of whether the reader's own binding was made inside the scope, and
+//    strict mode; Ambient's read keeps this half out of line, so every `current` stays small.
 
 /// The running task's or thread's flat context, borrowed: the runtime's task-local lookup.
 @_silgen_name("swift_task_localValueGet")
@@ -188,6 +193,43 @@ func flatRead<V>(_: V.Type, default value: @autoclosure () -> V) -> V {
     }
 }
 
+/// The process-wide read of prototype 3: nothing bound here, then the published snapshot.
+@inline(__always)
+func processWideFlatRead<V>(_: V.Type, default value: @autoclosure () -> V) -> V {
+    let type = unsafeBitCast(V.self as Any.Type, to: UnsafeRawPointer.self)
+    if let bound = flatBound(key: FlatBinding.key) {
+        let found: V? = bound._withUnsafeGuaranteedRef { context in
+            for index in 0..<context.count where context.types[index] == type {
+                return context.addresses[index]!.load(as: V.self)
+            }
+            return nil
+        }
+        if let found { return found }
+    }
+    guard let raw = _ambient_pw_protect() else { return value() }
+    defer { _ambient_pw_unprotect() }
+    return Unmanaged<FlatContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+        for index in 0..<context.count where context.types[index] == type {
+            return context.addresses[index]!.load(as: V.self)
+        }
+        return value()
+    }
+}
+
+/// Runs `body` with a flat context holding `value` published as the process-wide snapshot
+/// (in a case's own process, where nothing of Ambient's is process-wide).
+func withPublishedSnapshot<V>(_ value: V, _ body: () -> Void) {
+    let snapshot = FlatContext()
+    snapshot.insert(value, slot: 0, pair: 0)
+    snapshot.count = 1
+    _ = _ambient_pw_exchange(UnsafeRawPointer(Unmanaged.passRetained(snapshot).toOpaque()))
+    body()
+    if let replaced = _ambient_pw_exchange(nil) {
+        _ambient_pw_wait_unprotected(replaced)
+        Unmanaged<FlatContext>.fromOpaque(replaced).release()
+    }
+}
+
 /// A clock whose representation needs no destroying: what a never-injected read of it costs.
 struct TrivialClock: AmbientValue {
     enum Storage {
@@ -221,6 +263,11 @@ let prototypeCases: [String: @Sendable (Int) -> Void] = [
     },
     "prototype: trivially destroyed clock, never injected, into the same sink": { count in
         for index in 0..<count { sink(TrivialClock.current, index) }
+    },
+    "prototype: process-wide read, inlined at the read site": { count in
+        withPublishedSnapshot(Stamp(id: 1)) {
+            for _ in 0..<count { consume(processWideFlatRead(Stamp.self, default: Stamp(id: 0))) }
+        }
     },
     "prototype: trivially destroyed clock, global let read": { count in
         for index in 0..<count { sink(liveTrivialClock, index) }
