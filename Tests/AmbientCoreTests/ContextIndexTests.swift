@@ -230,6 +230,7 @@ struct ContextIndexTests {
             #expect(InjectionContext.current.storage!.isIndexed)
             // The read finds the header and the tail at constant offsets (ContextLayout).
             #expect(ContextLayout.holds(for: InjectionContext.current.storage!))
+            #expect(ContextLayout.flatCountIsFirst)
             #expect(reads(7) == [0, 1, 2, 3, 4, 5, -1])
         }
         withInjectedAll([make(types[0], 0), make(types[0], 1), make(types[1], 2)]) {

@@ -139,6 +139,7 @@ extension ContextStorage {
             ContextLayout.holds(for: storage),
             "ContextStorage: this platform lays out a ManagedBuffer other than ContextLayout computes; reads would go astray"
         )
+        assert(ContextLayout.flatCountIsFirst, "ContextStorage: the read loads flatCount as the header's first field")
         return storage
     }
 

@@ -192,13 +192,18 @@ enum ContextLayout {
         (offset &+ alignment &- 1) & ~(alignment &- 1)
     }
 
-    /// Whether `storage`'s header and tail are where the constants say.
+    /// Whether `storage`'s header and tail are where the constants say. (The read also loads
+    /// `flatCount` at `header`: Swift lays a struct's stored properties out in declaration
+    /// order, and `flatCountIsFirst` says so, checked by a debug build's allocation and a test.)
     static func holds(for storage: ContextStorage) -> Bool {
         let object = UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque())
         return storage.withUnsafeMutablePointers { header, tail in
             UnsafeRawPointer(header) == object + Self.header && UnsafeRawPointer(tail) == object + Self.tail
         }
     }
+
+    /// Whether `flatCount` is the header's first field.
+    static var flatCountIsFirst: Bool { MemoryLayout<ContextHeader>.offset(of: \.flatCount) == 0 }
 }
 
 /// The immutable map behind an ``InjectionContext``: ONE object per scope (reused from the
