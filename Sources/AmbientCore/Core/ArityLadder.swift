@@ -13,7 +13,7 @@
 // | `withInjected(_:operation:)`, sync and async | `Injection.swift` |
 // | `InjectionContext.injecting(_:)` | `InjectionContext.swift` |
 // | `InjectionContext._bindsSwiftLog(_:)` | `_bindsSwiftLog(_:)`, `Scope.swift` |
-// | `ContextStorage.make(one:/two:/three:over:)`, each beside its `empty` | `make(_:over:)`, `ContextStorage+Making.swift`; `empty()`, `ContextStorage+Recycling.swift` |
+// | `ContextStorage.make(one:/two:/three:over:)`, each beside its `empty`; `makeOutOfLine`, the same called (the async forms') | `make(_:over:)`, `ContextStorage+Making.swift`; `empty()`, `ContextStorage+Recycling.swift` |
 //
 // Each `withInjected` here is Scope.swift's `_scope`, given its arity's `make` and `empty`:
 // the stages themselves are written once, there. They exist only for speed: the compiler does not yet specialise the generic calls made
