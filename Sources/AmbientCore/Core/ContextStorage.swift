@@ -18,8 +18,9 @@ import _AmbientShims
 // - The root is one of two things, which the header's `flatCount` says:
 //   - **Flat** (a context of at most `ContextIndex.flatLimit` types, 5): the root holds one
 //     `FlatEntry` (a type and its value's address) per type the context sees, its own and
-//     its parent's, copied (each 3 words, so 5 fit in the root's 16). A read compares at most 5 metadata pointers; a scope copies at
-//     most 5 entries. Most contexts are these: a test's or a request's handful of fakes.
+//     its parent's, copied (each 3 words, so 5 fit in the root's 16). A read compares at
+//     most 5 metadata pointers; a scope copies at most 5 entries. Most contexts are these:
+//     a test's or a request's handful of fakes.
 //   - **Indexed** (more types): a two-level table of 256 buckets keyed by the type's metadata
 //     pointer, hashed (Fibonacci multiplication): the root's 16 words point to leaves, a
 //     leaf's 16 words to the first entry of a bucket, and entries chain within a bucket
